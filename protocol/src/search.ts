@@ -1,0 +1,10 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** One newline-delimited search result. `path` is relative to the searched folder. */
+export const SearchResult = Type.Object({
+  dir: Type.Boolean(),
+  path: Type.String(),
+});
+export type SearchResult = Static<typeof SearchResult>;
+
+export const SearchTypes = ['image', 'audio', 'music', 'video', 'pdf'] as const;

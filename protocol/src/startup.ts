@@ -1,0 +1,33 @@
+import type { TusSettings } from './settings.js';
+
+/**
+ * Settings the server injects into index.html. The React app reads them from the
+ * `<script type="application/json" id="burrow-startup">` element.
+ */
+export type StartupSettings = {
+  Name: string;
+  DisableExternal: boolean;
+  DisableUsedPercentage: boolean;
+  BaseURL: string;
+  StaticURL: string;
+  ReCaptcha: boolean;
+  ReCaptchaKey: string;
+  ReCaptchaHost: string;
+  Signup: boolean;
+  Version: string;
+  NoAuth: boolean;
+  AuthMethod: string;
+  LoginPage: boolean;
+  LogoutPage: string;
+  Theme: string;
+  Color: string;
+  EnableThumbs: boolean;
+  ResizePreview: boolean;
+  EnableExec: boolean;
+  TusSettings: TusSettings;
+  CSS: boolean;
+  HideLoginButton: boolean;
+  ExternalChatURL: string;
+};
+
+export const StartupElementId = 'burrow-startup';

@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// Runs every test suite (server and web with Vitest, browser flows with Playwright), then prints
+// one closing line "N passed, N failed, N skipped" summed from their JSON reports. Exits non-zero
+// when any test fails or a suite could not report.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const reports = path.join(root, 'reports');
+fs.rmSync(reports, { recursive: true, force: true });
+fs.mkdirSync(reports, { recursive: true });
+
+const only = process.argv.slice(2);
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const problems = [];
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
+  return result.status ?? 1;
+}
+
+function vitestSuite(workspace) {
+  const report = path.join(reports, `${workspace}.json`);
+  const status = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
+    cwd: path.join(root, workspace),
+  });
+  if (!fs.existsSync(report)) {
+    problems.push(`${workspace}: no report (exit ${status})`);
+    totals.failed += 1;
+    return;
+  }
+  const json = JSON.parse(fs.readFileSync(report, 'utf8'));
+  totals.passed += json.numPassedTests ?? 0;
+  totals.failed += json.numFailedTests ?? 0;
+  totals.skipped += (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
+  if (status !== 0 && !json.numFailedTests) {
+    problems.push(`${workspace}: exited ${status}`);
+    totals.failed += 1;
+  }
+}
+
+function playwrightSuite() {
+  const report = path.join(reports, 'e2e.json');
+  const status = run('npx', ['playwright', 'test', '--reporter=list,json'], {
+    cwd: path.join(root, 'e2e'),
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+  });
+  if (!fs.existsSync(report)) {
+    problems.push(`e2e: no report (exit ${status})`);
+    totals.failed += 1;
+    return;
+  }
+  const stats = JSON.parse(fs.readFileSync(report, 'utf8')).stats ?? {};
+  totals.passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
+  totals.failed += stats.unexpected ?? 0;
+  totals.skipped += stats.skipped ?? 0;
+  if (status !== 0 && !stats.unexpected) {
+    problems.push(`e2e: exited ${status}`);
+    totals.failed += 1;
+  }
+}
+
+const wants = (name) => only.length === 0 || only.includes(name);
+if (wants('server')) vitestSuite('server');
+if (wants('web') && fs.existsSync(path.join(root, 'web/vitest.config.ts'))) vitestSuite('web');
+if (wants('e2e') && fs.existsSync(path.join(root, 'e2e/playwright.config.ts'))) {
+  if (run('npm', ['run', 'build']) !== 0) {
+    problems.push('build failed before the browser tests');
+    totals.failed += 1;
+  } else {
+    playwrightSuite();
+  }
+}
+
+for (const problem of problems) console.error(`test run problem: ${problem}`);
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(totals.failed > 0 ? 1 : 0);

@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import crypto from 'node:crypto';
+import type { Config } from './config.js';
+import { openDatabase, type Db } from './storage/db.js';
+import { createScopes, type Scopes } from './storage/scopes.js';
+import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { authPlugin } from './plugins/auth.js';
+import { securityHeadersPlugin } from './plugins/security-headers.js';
+import { webAppPlugin } from './plugins/web-app.js';
+import { createSettingsService, type SettingsService } from './modules/settings/settings.service.js';
+import { settingsRoutes } from './modules/settings/settings.routes.js';
+import { createUsersRepository, type UsersRepository } from './modules/users/users.repository.js';
+import { createUsersService, type UsersService } from './modules/users/users.service.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { bootstrapAdmin } from './modules/users/bootstrap.js';
+
+/** Everything a route module may need; built once in `buildApp` and passed explicitly. */
+export type Services = {
+  config: Config;
+  db: Db;
+  settings: SettingsService;
+  scopes: Scopes;
+  usersRepository: UsersRepository;
+  users: UsersService;
+  auth: AuthService;
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+export type BuildOptions = {
+  /** Replaces the global fetch for outgoing calls (reCAPTCHA verification in tests). */
+  fetchImpl?: typeof fetch;
+  /** Print the generated admin password here instead of the log (CLI and tests). */
+  onAdminPassword?: (password: string) => void;
+};
+
+/** Builds the whole server: database, services, plugins and routes, in this order. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  fs.mkdirSync(config.root, { recursive: true, mode: config.dirMode });
+  fs.mkdirSync(config.cacheDir, { recursive: true, mode: 0o700 });
+
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+    trustProxy: false,
+    bodyLimit: 1024 * 1024,
+    rewriteUrl: (request) => stripBaseURL(request.url ?? '/', config.baseURL),
+    routerOptions: { maxParamLength: 8192, ignoreDuplicateSlashes: false },
+  });
+
+  const db = await openDatabase(config.database);
+  const settings = await createSettingsService(db);
+  const scopes = createScopes(config, settings);
+  const usersRepository = createUsersRepository(db);
+  const users = createUsersService({ users: usersRepository, settings, scopes });
+  const auth = createAuthService({ config, db, settings, users: usersRepository, usersService: users, fetchImpl: options.fetchImpl });
+  const services: Services = { config, db, settings, scopes, usersRepository, users, auth };
+  app.decorate('services', services);
+
+  await bootstrapAdmin({ config, users: usersRepository, scopes, log: app.log, onPassword: options.onAdminPassword });
+
+  await app.register(errorHandlerPlugin);
+  await app.register(securityHeadersPlugin, { config });
+  await app.register(authPlugin, { auth });
+
+  if (config.baseURL) {
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.raw.url === config.baseURL) return reply.redirect(`${config.baseURL}/`, 301);
+    });
+  }
+
+  app.get('/health', async () => ({ status: 'OK' }));
+  await app.register(authRoutes, { auth });
+  await app.register(usersRoutes, { users, auth });
+  await app.register(settingsRoutes, { settings });
+  // Feature modules register here, each with the services it needs.
+  await app.register(fp(webAppPlugin), { config, settings });
+
+  const purge = setInterval(() => void auth.purgeRevoked().catch(() => undefined), 10 * 60_000);
+  purge.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(purge);
+    await db.destroy();
+  });
+  return app;
+}
+
+/** Removes the base URL prefix; requests that lack it are routed unchanged. */
+export function stripBaseURL(url: string, baseURL: string): string {
+  if (!baseURL) return url;
+  if (url === baseURL) return '/';
+  if (url.startsWith(baseURL + '/') || url.startsWith(baseURL + '?')) return url.slice(baseURL.length) || '/';
+  return url;
+}

@@ -1,0 +1,202 @@
+import { Command, Option } from 'commander';
+import { AuthMethods } from '@burrow/protocol';
+import { ConfigError, loadConfig, type Config } from '../config.js';
+import { openDatabase } from '../storage/db.js';
+import { createSettingsService } from '../modules/settings/settings.service.js';
+import { createUsersRepository } from '../modules/users/users.repository.js';
+import { createUsersService } from '../modules/users/users.service.js';
+import { createScopes } from '../storage/scopes.js';
+import { allPermissions } from '../modules/users/users.model.js';
+import { bootstrapAdmin } from '../modules/users/bootstrap.js';
+import { serve } from './serve.js';
+import { setSetting } from './config-set.js';
+
+type GlobalFlags = Record<string, string | boolean | undefined>;
+
+function addServerOptions(command: Command): Command {
+  return command
+    .option('-c, --config <file>', 'JSON config file (also BURROW_CONFIG)')
+    .option('-r, --root <dir>', 'folder to serve (default ./data)')
+    .option('-a, --address <address>', 'address to listen on (default 127.0.0.1)')
+    .option('-p, --port <port>', 'port to listen on (default 8080)')
+    .option('-d, --database <file>', 'SQLite database file (default ./burrow.db)')
+    .option('-b, --base-url <prefix>', 'URL prefix when served below a path')
+    .option('--token-expiration <duration>', 'token lifetime such as 2h or 90m')
+    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent')
+    .option('--cache-dir <dir>', 'folder for thumbnails and upload staging')
+    .option('--enable-exec [bool]', 'allow the command runner')
+    .option('--enable-thumbs [bool]', 'generate thumbnails')
+    .option('--resize-preview [bool]', 'serve resized previews')
+    .option('--follow-external-symlinks [bool]', 'follow links that leave a scope')
+    .option('--trusted-proxies <list>', 'comma-separated addresses trusted for proxy authentication')
+    .option('--proxy-header <name>', 'header naming the user under proxy authentication');
+}
+
+const FLAG_KEYS: Record<string, keyof Config | 'configFile'> = {
+  config: 'configFile',
+  root: 'root',
+  address: 'address',
+  port: 'port',
+  database: 'database',
+  baseUrl: 'baseURL',
+  tokenExpiration: 'tokenExpiration',
+  logLevel: 'logLevel',
+  cacheDir: 'cacheDir',
+  enableExec: 'enableExec',
+  enableThumbs: 'enableThumbs',
+  resizePreview: 'resizePreview',
+  followExternalSymlinks: 'followExternalSymlinks',
+  trustedProxies: 'trustedProxies',
+  proxyHeader: 'proxyHeader',
+};
+
+export function configFromFlags(flags: GlobalFlags): Config {
+  const mapped: Record<string, unknown> = {};
+  let configFile: string | undefined;
+  for (const [flag, value] of Object.entries(flags)) {
+    const key = FLAG_KEYS[flag];
+    if (!key || value === undefined) continue;
+    if (key === 'configFile') configFile = String(value);
+    else mapped[key] = value;
+  }
+  return loadConfig({ flags: mapped, configFile });
+}
+
+async function openStores(config: Config) {
+  const db = await openDatabase(config.database);
+  const settings = await createSettingsService(db);
+  const scopes = createScopes(config, settings);
+  const users = createUsersRepository(db);
+  const usersService = createUsersService({ users, settings, scopes });
+  const log = { warn: (message: string) => process.stdout.write(`${message}\n`) } as never;
+  await bootstrapAdmin({ config, users, scopes, log, onPassword: (password) => process.stdout.write(`created user "admin" with password ${password}\n`) });
+  return { db, settings, scopes, users, usersService };
+}
+
+function print(value: unknown) {
+  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+}
+
+export async function runCli(argv: string[]): Promise<void> {
+  const program = new Command();
+  program.name('burrow').description('Burrow, a self-hosted web file manager').version('0.1.0');
+  program.showHelpAfterError();
+  program.exitOverride((error) => {
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') process.exit(0);
+    process.exit(2);
+  });
+
+  addServerOptions(program.command('serve', { isDefault: true }).description('serve the web app and API'))
+    .action(async (flags: GlobalFlags) => serve(withConfig(flags)));
+
+  const users = program.command('users').description('manage users');
+  addServerOptions(users.command('ls').description('list users')).action(async (flags: GlobalFlags) => {
+    const stores = await openStores(withConfig(flags));
+    const list = await stores.users.list();
+    for (const user of list) {
+      process.stdout.write(`${user.id}\t${user.username}\t${user.perm.admin ? 'admin' : 'user'}\t${user.scope}\n`);
+    }
+    await stores.db.destroy();
+  });
+  addServerOptions(
+    users
+      .command('add <username> <password>')
+      .description('create a user')
+      .option('--admin', 'grant every permission')
+      .option('--scope <path>', 'scope inside the root')
+      .option('--perm <list>', 'comma-separated permissions (create,rename,modify,delete,share,download,execute)'),
+  ).action(async (username: string, password: string, flags: GlobalFlags) => {
+    const config = withConfig(flags);
+    const stores = await openStores(config);
+    const admin = (await stores.users.findById(1)) ?? (await stores.users.list()).find((user) => user.perm.admin);
+    if (!admin) throw new Error('no admin user to act as');
+    const defaults = stores.settings.get().defaults;
+    const perm = flags.admin
+      ? allPermissions()
+      : flags.perm
+        ? Object.fromEntries(Object.keys(defaults.perm).map((name) => [name, String(flags.perm).split(',').includes(name)]))
+        : defaults.perm;
+    try {
+      const id = await stores.usersService.create(
+        admin,
+        { what: 'user', which: [], data: { username, password, scope: flags.scope ? String(flags.scope) : '', perm: perm as never } },
+        { trusted: true },
+      );
+      process.stdout.write(`created user ${username} (id ${id})\n`);
+    } finally {
+      await stores.db.destroy();
+    }
+  });
+  addServerOptions(users.command('rm <username>').description('delete a user')).action(async (username: string, flags: GlobalFlags) => {
+    const stores = await openStores(withConfig(flags));
+    const user = await stores.users.findByUsername(username);
+    if (!user) throw new Error(`no user named ${username}`);
+    if (user.perm.admin && (await stores.users.countAdmins()) <= 1) throw new Error('the sole admin cannot be deleted');
+    await stores.users.remove(user.id);
+    process.stdout.write(`deleted user ${username}\n`);
+    await stores.db.destroy();
+  });
+  addServerOptions(
+    users
+      .command('update <username>')
+      .description('change a user')
+      .option('--password <password>', 'new password')
+      .option('--scope <path>', 'new scope')
+      .addOption(new Option('--admin <bool>', 'grant or remove admin').choices(['true', 'false']))
+      .option('--lock-password <bool>', 'stop the user changing their password'),
+  ).action(async (username: string, flags: GlobalFlags) => {
+    const stores = await openStores(withConfig(flags));
+    const user = await stores.users.findByUsername(username);
+    if (!user) throw new Error(`no user named ${username}`);
+    const data: Record<string, unknown> = { id: user.id };
+    const which: string[] = [];
+    if (flags.password !== undefined) (data.password = flags.password), which.push('password');
+    if (flags.scope !== undefined) (data.scope = flags.scope), which.push('scope');
+    if (flags.admin !== undefined) (data.perm = flags.admin === 'true' ? allPermissions() : { ...user.perm, admin: false }), which.push('perm');
+    if (flags.lockPassword !== undefined) (data.lockPassword = flags.lockPassword === 'true'), which.push('lockPassword');
+    if (!which.length) throw new Error('nothing to change');
+    try {
+      const admin = { ...user, perm: allPermissions() };
+      await stores.usersService.update(admin, user.id, { what: 'user', which, data: data as never }, { trusted: true });
+      process.stdout.write(`updated user ${username}\n`);
+    } finally {
+      await stores.db.destroy();
+    }
+  });
+
+  const configCommand = program.command('config').description('show or change the stored settings');
+  addServerOptions(configCommand.command('show').description('print the settings')).action(async (flags: GlobalFlags) => {
+    const config = withConfig(flags);
+    const stores = await openStores(config);
+    const { adminPassword: _hidden, recaptchaSecret: _secret, ...server } = config;
+    print({ server, settings: stores.settings.get() });
+    await stores.db.destroy();
+  });
+  addServerOptions(
+    configCommand
+      .command('set <key> <value>')
+      .description(`change one setting, e.g. signup true, authMethod (${AuthMethods.join('|')}), minimumPasswordLength 12, branding.name Burrow`),
+  ).action(async (key: string, value: string, flags: GlobalFlags) => {
+    const stores = await openStores(withConfig(flags));
+    try {
+      await setSetting(stores.settings, key, value);
+      process.stdout.write(`${key} = ${JSON.stringify(value)}\n`);
+    } finally {
+      await stores.db.destroy();
+    }
+  });
+
+  await program.parseAsync(argv);
+}
+
+function withConfig(flags: GlobalFlags): Config {
+  try {
+    return configFromFlags(flags);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`burrow: invalid configuration: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}

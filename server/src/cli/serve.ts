@@ -1,0 +1,26 @@
+import type { Config } from '../config.js';
+import { buildApp } from '../app.js';
+
+/** Builds the app, listens, and shuts down gracefully on SIGINT/SIGTERM. */
+export async function serve(config: Config): Promise<void> {
+  const app = await buildApp(config);
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await app.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  const address = await app.listen({ host: config.address, port: config.port });
+  app.log.info(`Burrow serving ${config.root} at ${address}${config.baseURL}/`);
+}

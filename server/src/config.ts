@@ -1,0 +1,240 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Server configuration, validated once at start. */
+export type Config = {
+  root: string;
+  address: string;
+  port: number;
+  database: string;
+  baseURL: string;
+  /** Token lifetime in seconds. */
+  tokenExpiration: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Where the built web app lives (index.html and assets). */
+  webDist: string;
+  /** Folder for thumbnails and upload staging. Defaults to `<database dir>/.burrow-cache`. */
+  cacheDir: string;
+  enableThumbs: boolean;
+  resizePreview: boolean;
+  enableExec: boolean;
+  followExternalSymlinks: boolean;
+  fileMode: number;
+  dirMode: number;
+  /** Abandoned resumable uploads expire after this many seconds. */
+  uploadExpiry: number;
+  /** Addresses whose proxy authentication header is trusted. */
+  trustedProxies: string[];
+  /** Header naming the user under proxy authentication. */
+  proxyHeader: string;
+  /** reCAPTCHA: when key and secret are both set, login requires a verified response. */
+  recaptchaHost: string;
+  recaptchaKey: string;
+  recaptchaSecret: string;
+  /** The external chat the login page links to (empty hides the button). */
+  externalChatURL: string;
+  /** Admin password used on first run; otherwise a random one is printed once. */
+  adminPassword?: string;
+};
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+type Source = Record<string, unknown>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Keys accepted from flags, environment (BURROW_<UPPER_SNAKE>) and the config file. */
+export const ConfigKeys = [
+  'root',
+  'address',
+  'port',
+  'database',
+  'baseURL',
+  'tokenExpiration',
+  'logLevel',
+  'webDist',
+  'cacheDir',
+  'enableThumbs',
+  'resizePreview',
+  'enableExec',
+  'followExternalSymlinks',
+  'fileMode',
+  'dirMode',
+  'uploadExpiry',
+  'trustedProxies',
+  'proxyHeader',
+  'recaptchaHost',
+  'recaptchaKey',
+  'recaptchaSecret',
+  'externalChatURL',
+  'adminPassword',
+] as const;
+export type ConfigKey = (typeof ConfigKeys)[number];
+
+export function envName(key: string): string {
+  return 'BURROW_' + key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
+}
+
+/** Parses a duration such as `90m`, `2h`, `1h30m`, `45s` or a plain number of seconds. */
+export function parseDuration(value: string): number | undefined {
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/gy;
+  let total = 0;
+  let matched = 0;
+  let match: RegExpExecArray | null;
+  while ((match = re.exec(trimmed)) !== null) {
+    const amount = Number(match[1]);
+    const unit = match[2];
+    const factor = unit === 'ms' ? 0.001 : unit === 's' ? 1 : unit === 'm' ? 60 : unit === 'h' ? 3600 : 86400;
+    total += amount * factor;
+    matched += match[0].length;
+  }
+  if (matched !== trimmed.length || matched === 0) return undefined;
+  return Math.round(total);
+}
+
+function asBool(key: string, value: unknown): boolean {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string') {
+    const lower = value.toLowerCase();
+    if (['1', 'true', 'yes', 'on'].includes(lower)) return true;
+    if (['0', 'false', 'no', 'off', ''].includes(lower)) return false;
+  }
+  throw new ConfigError(`${key}: expected true or false, got ${JSON.stringify(value)}`);
+}
+
+function asInt(key: string, value: unknown, min: number, max: number): number {
+  const number = typeof value === 'number' ? value : typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(number) || number < min || number > max) {
+    throw new ConfigError(`${key}: expected a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  }
+  return number;
+}
+
+function asMode(key: string, value: unknown): number {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0o7777) return value;
+  if (typeof value === 'string' && /^0?[0-7]{3,4}$/.test(value.trim())) return parseInt(value.trim(), 8);
+  throw new ConfigError(`${key}: expected an octal file mode such as 0640, got ${JSON.stringify(value)}`);
+}
+
+function asDuration(key: string, value: unknown): number {
+  if (typeof value === 'number' && value > 0) return Math.round(value);
+  if (typeof value === 'string') {
+    const seconds = parseDuration(value);
+    if (seconds !== undefined && seconds > 0) return seconds;
+  }
+  throw new ConfigError(`${key}: expected a duration such as 2h or 90m, got ${JSON.stringify(value)}`);
+}
+
+function asString(key: string, value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  throw new ConfigError(`${key}: expected text, got ${JSON.stringify(value)}`);
+}
+
+function asList(key: string, value: unknown): string[] {
+  if (Array.isArray(value)) return value.map((item) => asString(key, item).trim()).filter(Boolean);
+  return asString(key, value)
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+/** Normalises a base URL: "" or "/prefix" without a trailing slash. */
+export function normaliseBaseURL(value: string): string {
+  let base = value.trim();
+  if (base === '' || base === '/') return '';
+  if (!base.startsWith('/')) base = '/' + base;
+  base = base.replace(/\/+$/, '');
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(base)) throw new ConfigError(`baseURL: invalid prefix ${JSON.stringify(value)}`);
+  return base;
+}
+
+export function defaultWebDist(): string {
+  return path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../web/dist');
+}
+
+/**
+ * Builds the configuration from (lowest to highest precedence) defaults, a JSON config file,
+ * the environment and command-line flags. Throws ConfigError with a clear message on any
+ * invalid value.
+ */
+export function loadConfig(options: { flags?: Source; env?: NodeJS.ProcessEnv; configFile?: string; cwd?: string } = {}): Config {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const merged: Source = {};
+  const configFile = options.configFile ?? (env.BURROW_CONFIG as string | undefined);
+  if (configFile) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(fs.readFileSync(path.resolve(cwd, configFile), 'utf8'));
+    } catch (error) {
+      throw new ConfigError(`config file ${configFile}: ${(error as Error).message}`);
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigError(`config file ${configFile}: expected a JSON object`);
+    for (const [key, value] of Object.entries(parsed as Source)) {
+      if (!(ConfigKeys as readonly string[]).includes(key)) throw new ConfigError(`config file ${configFile}: unknown key ${key}`);
+      merged[key] = value;
+    }
+  }
+  for (const key of ConfigKeys) {
+    const value = env[envName(key)];
+    if (value !== undefined) merged[key] = value;
+  }
+  for (const [key, value] of Object.entries(options.flags ?? {})) {
+    if (value !== undefined) merged[key] = value;
+  }
+  return resolveConfig(merged, cwd);
+}
+
+export function resolveConfig(source: Source, cwd = process.cwd()): Config {
+  const get = (key: ConfigKey) => source[key];
+  const database = path.resolve(cwd, get('database') !== undefined ? asString('database', get('database')) : './burrow.db');
+  const logLevel = get('logLevel') !== undefined ? asString('logLevel', get('logLevel')) : 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`logLevel: expected one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
+  }
+  const address = get('address') !== undefined ? asString('address', get('address')).trim() : '127.0.0.1';
+  if (!address) throw new ConfigError('address: must not be empty');
+  const config: Config = {
+    root: path.resolve(cwd, get('root') !== undefined ? asString('root', get('root')) : './data'),
+    address,
+    port: get('port') !== undefined ? asInt('port', get('port'), 0, 65535) : 8080,
+    database,
+    baseURL: normaliseBaseURL(get('baseURL') !== undefined ? asString('baseURL', get('baseURL')) : ''),
+    tokenExpiration: get('tokenExpiration') !== undefined ? asDuration('tokenExpiration', get('tokenExpiration')) : 7200,
+    logLevel: logLevel as Config['logLevel'],
+    webDist: get('webDist') !== undefined ? path.resolve(cwd, asString('webDist', get('webDist'))) : defaultWebDist(),
+    cacheDir:
+      get('cacheDir') !== undefined
+        ? path.resolve(cwd, asString('cacheDir', get('cacheDir')))
+        : path.join(path.dirname(database), '.burrow-cache'),
+    enableThumbs: get('enableThumbs') !== undefined ? asBool('enableThumbs', get('enableThumbs')) : true,
+    resizePreview: get('resizePreview') !== undefined ? asBool('resizePreview', get('resizePreview')) : true,
+    enableExec: get('enableExec') !== undefined ? asBool('enableExec', get('enableExec')) : false,
+    followExternalSymlinks:
+      get('followExternalSymlinks') !== undefined ? asBool('followExternalSymlinks', get('followExternalSymlinks')) : false,
+    fileMode: get('fileMode') !== undefined ? asMode('fileMode', get('fileMode')) : 0o640,
+    dirMode: get('dirMode') !== undefined ? asMode('dirMode', get('dirMode')) : 0o750,
+    uploadExpiry: get('uploadExpiry') !== undefined ? asDuration('uploadExpiry', get('uploadExpiry')) : 24 * 3600,
+    trustedProxies: get('trustedProxies') !== undefined ? asList('trustedProxies', get('trustedProxies')) : [],
+    proxyHeader: get('proxyHeader') !== undefined ? asString('proxyHeader', get('proxyHeader')).trim() : 'X-Forwarded-User',
+    recaptchaHost:
+      get('recaptchaHost') !== undefined ? asString('recaptchaHost', get('recaptchaHost')).replace(/\/+$/, '') : 'https://www.google.com',
+    recaptchaKey: get('recaptchaKey') !== undefined ? asString('recaptchaKey', get('recaptchaKey')) : '',
+    recaptchaSecret: get('recaptchaSecret') !== undefined ? asString('recaptchaSecret', get('recaptchaSecret')) : '',
+    externalChatURL: get('externalChatURL') !== undefined ? asString('externalChatURL', get('externalChatURL')) : '',
+    adminPassword: get('adminPassword') !== undefined ? asString('adminPassword', get('adminPassword')) : undefined,
+  };
+  if (!config.proxyHeader || !/^[A-Za-z0-9-]+$/.test(config.proxyHeader)) throw new ConfigError('proxyHeader: expected a header name');
+  for (const url of [config.recaptchaHost, config.externalChatURL]) {
+    if (url && !/^https?:\/\/[^\s]+$/.test(url)) throw new ConfigError(`invalid URL ${JSON.stringify(url)}`);
+  }
+  return config;
+}

@@ -1,0 +1,182 @@
+import type { LoginRequest, SignupRequest } from '@burrow/protocol';
+import type { Config } from '../../config.js';
+import type { Db } from '../../storage/db.js';
+import { badRequest, conflict, forbidden, internal, methodNotAllowed, unauthorized } from '../../errors.js';
+import type { SettingsService } from '../settings/settings.service.js';
+import type { UsersRepository } from '../users/users.repository.js';
+import type { UsersService } from '../users/users.service.js';
+import type { UserRecord } from '../users/users.model.js';
+import { validateNewPassword, verifyPassword } from './passwords.js';
+import { issuedAtMs, signToken, verifyToken } from './tokens.js';
+import { createAttemptLimiter } from './attempt-limiter.js';
+import { isTrustedProxy } from './proxy.js';
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+export type RequestInfo = {
+  ip: string;
+  headers: Record<string, string | string[] | undefined>;
+};
+
+export type Authenticated = {
+  user: UserRecord;
+  /** Whether the client should renew its token (near expiry, or the user changed since). */
+  shouldRenew: boolean;
+  jti?: string;
+  exp: number;
+};
+
+const RENEW_WINDOW_SECONDS = 3600;
+
+function headerValue(headers: RequestInfo['headers'], name: string): string | undefined {
+  const value = headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function createAuthService(deps: {
+  config: Config;
+  db: Db;
+  settings: SettingsService;
+  users: UsersRepository;
+  usersService: UsersService;
+  fetchImpl?: typeof fetch;
+}) {
+  const { config, db, settings, users, usersService } = deps;
+  const fetchImpl = deps.fetchImpl ?? fetch;
+  // Failed logins: 10 per client address and 5 per username in 5 minutes.
+  const byClient = createAttemptLimiter({ max: 10, windowMs: 5 * 60_000 });
+  const byUsername = createAttemptLimiter({ max: 5, windowMs: 5 * 60_000 });
+  const signups = createAttemptLimiter({ max: 10, windowMs: 60 * 60_000 });
+
+  async function issue(user: UserRecord): Promise<string> {
+    return signToken(user, settings.signingKey(), config.tokenExpiration);
+  }
+
+  async function verifyRecaptcha(response: string | undefined): Promise<void> {
+    if (!config.recaptchaKey || !config.recaptchaSecret) return;
+    if (!response) throw forbidden();
+    let ok = false;
+    try {
+      const reply = await fetchImpl(`${config.recaptchaHost}/recaptcha/api/siteverify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ secret: config.recaptchaSecret, response }).toString(),
+        signal: AbortSignal.timeout(10_000),
+      });
+      if (reply.status !== 200) throw forbidden();
+      const body = (await reply.json()) as { success?: boolean };
+      ok = body.success === true;
+    } catch (error) {
+      if ((error as { status?: number }).status === 403) throw error;
+      throw internal('captcha verification unavailable');
+    }
+    if (!ok) throw forbidden();
+  }
+
+  async function proxyUser(request: RequestInfo): Promise<UserRecord> {
+    if (!isTrustedProxy(request.ip, config.trustedProxies)) throw forbidden();
+    const username = headerValue(request.headers, config.proxyHeader)?.trim();
+    if (!username) throw forbidden();
+    const existing = await users.findByUsername(username);
+    if (existing) return existing;
+    try {
+      return await usersService.provision(username, undefined, { lockPassword: true });
+    } catch (error) {
+      if ((error as { status?: number }).status === 409) throw forbidden();
+      throw error;
+    }
+  }
+
+  return {
+    /** POST /api/login: returns the bare JWT. */
+    async login(body: LoginRequest | undefined, request: RequestInfo): Promise<string> {
+      const method = settings.get().authMethod;
+      if (method === 'noauth') {
+        const user = await users.findById(1);
+        if (!user) throw internal('user 1 is missing');
+        return issue(user);
+      }
+      if (method === 'proxy') return issue(await proxyUser(request));
+      const username = typeof body?.username === 'string' ? body.username : '';
+      const password = typeof body?.password === 'string' ? body.password : '';
+      const clientKey = `ip:${request.ip}`;
+      const userKey = `user:${username.toLowerCase()}`;
+      byClient.check(clientKey);
+      byUsername.check(userKey);
+      await verifyRecaptcha(body?.recaptcha);
+      const user = username ? await users.findByUsername(username) : undefined;
+      const valid = await verifyPassword(password, user?.passwordHash);
+      if (!user || !valid || !password) {
+        byClient.fail(clientKey);
+        byUsername.fail(userKey);
+        throw forbidden();
+      }
+      byUsername.succeed(userKey);
+      return issue(user);
+    },
+
+    /** POST /api/signup. */
+    async signup(body: SignupRequest | undefined, request: RequestInfo): Promise<void> {
+      const current = settings.get();
+      if (!current.signup || current.authMethod !== 'json') throw methodNotAllowed();
+      const username = typeof body?.username === 'string' ? body.username.trim() : '';
+      const password = typeof body?.password === 'string' ? body.password : '';
+      if (!username || !password) throw badRequest('username and password are required');
+      signups.check(`ip:${request.ip}`);
+      validateNewPassword(password, current.minimumPasswordLength);
+      if (await users.findByUsername(username)) throw conflict();
+      signups.fail(`ip:${request.ip}`);
+      await usersService.provision(username, password, { lockPassword: false });
+    },
+
+    /** POST /api/renew: a fresh token from the current stored user. */
+    async renew(auth: Authenticated): Promise<string> {
+      return issue(auth.user);
+    },
+
+    /** POST /api/logout: revokes the presented token. */
+    async logout(auth: Authenticated): Promise<void> {
+      if (!auth.jti) return;
+      await db
+        .insertInto('revoked_tokens')
+        .values({ jti: auth.jti, expires_at: auth.exp * 1000 })
+        .onConflict((oc) => oc.column('jti').doNothing())
+        .execute();
+    },
+
+    issue,
+
+    /**
+     * Checks a token: signature (HS256 only), expiry, revocation (logout, password change,
+     * deleted user). Under proxy authentication with a custom logout page an expired token is
+     * accepted only while the trusted proxy header names the same user.
+     */
+    async authenticate(token: string | undefined, request: RequestInfo): Promise<Authenticated> {
+      if (!token) throw unauthorized();
+      const verified = await verifyToken(token, settings.signingKey());
+      if (!verified) throw unauthorized();
+      const { payload } = verified;
+      if (verified.expired) {
+        if (settings.get().authMethod !== 'proxy' || !isTrustedProxy(request.ip, config.trustedProxies)) throw unauthorized();
+        const proxied = headerValue(request.headers, config.proxyHeader)?.trim();
+        const named = proxied ? await users.findByUsername(proxied) : undefined;
+        if (!named || named.id !== payload.user.id) throw unauthorized();
+      }
+      const user = await users.findById(payload.user.id);
+      if (!user) throw unauthorized();
+      const issuedMs = issuedAtMs(payload);
+      if (issuedMs < user.tokensValidAfter) throw unauthorized();
+      if (payload.jti) {
+        const revoked = await db.selectFrom('revoked_tokens').select('jti').where('jti', '=', payload.jti).executeTakeFirst();
+        if (revoked) throw unauthorized();
+      }
+      const now = Math.floor(Date.now() / 1000);
+      const shouldRenew = payload.exp - now < RENEW_WINDOW_SECONDS || issuedMs < user.updatedAt;
+      return { user, shouldRenew, jti: payload.jti, exp: payload.exp };
+    },
+
+    async purgeRevoked(): Promise<void> {
+      await db.deleteFrom('revoked_tokens').where('expires_at', '<', Date.now()).execute();
+    },
+  };
+}

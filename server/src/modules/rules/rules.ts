@@ -1,0 +1,69 @@
+import type { Rule } from '@burrow/protocol';
+import { badRequest } from '../../errors.js';
+
+/** Throws a 400 when a rule is malformed (an invalid regex would otherwise deny or crash later). */
+export function validateRules(rules: Rule[]): void {
+  for (const rule of rules) {
+    if (rule.regex) {
+      if (!rule.regexp?.raw) throw badRequest('a regex rule needs an expression');
+      try {
+        new RegExp(rule.regexp.raw);
+      } catch {
+        throw badRequest(`invalid rule expression ${rule.regexp.raw}`);
+      }
+    } else if (!rule.path || !rule.path.startsWith('/')) {
+      throw badRequest('a path rule needs an absolute path');
+    }
+  }
+}
+
+type CompiledRule = { allow: boolean; test: (path: string) => boolean };
+
+/** Normalises a path for rule matching: NFC, and case-folded on case-insensitive filesystems. */
+function matchForm(value: string, caseInsensitive: boolean): string {
+  const normal = value.normalize('NFC');
+  return caseInsensitive ? normal.toLowerCase() : normal;
+}
+
+function compile(rule: Rule, caseInsensitive: boolean): CompiledRule {
+  if (rule.regex) {
+    let expression: RegExp | undefined;
+    try {
+      expression = new RegExp(rule.regexp.raw);
+    } catch {
+      expression = undefined;
+    }
+    // A stored expression that no longer compiles denies everything rather than nothing.
+    return { allow: rule.allow, test: (path) => (expression ? expression.test(path.normalize('NFC')) : !rule.allow) };
+  }
+  let base = matchForm(rule.path, caseInsensitive).replace(/\/+$/, '');
+  if (base === '') base = '/';
+  return {
+    allow: rule.allow,
+    test: (path) => {
+      if (base === '/') return true;
+      const candidate = matchForm(path, caseInsensitive);
+      return candidate === base || candidate.startsWith(base + '/');
+    },
+  };
+}
+
+/**
+ * Rule evaluation: start from allow, walk the global rules then the user's; each matching rule
+ * sets the result, so the last match wins and user rules override global ones. Path rules match
+ * on segment boundaries (`/a` never matches `/ab`).
+ */
+export function createRuleChecker(globalRules: Rule[], userRules: Rule[], options: { caseInsensitive?: boolean } = {}) {
+  const compiled = [...globalRules, ...userRules].map((rule) => compile(rule, options.caseInsensitive ?? false));
+  return {
+    hasRules: compiled.length > 0,
+    isAllowed(virtualPath: string): boolean {
+      let allowed = true;
+      for (const rule of compiled) {
+        if (rule.test(virtualPath)) allowed = rule.allow;
+      }
+      return allowed;
+    },
+  };
+}
+export type RuleChecker = ReturnType<typeof createRuleChecker>;

@@ -1,0 +1,108 @@
+import crypto from 'node:crypto';
+import { DefaultMinimumPasswordLength, DefaultTus, HookEvents, ViewModes, type Settings, type SettingsUpdate } from '@burrow/protocol';
+import type { Db } from '../../storage/db.js';
+import { badRequest } from '../../errors.js';
+import { freshSettings } from './settings.defaults.js';
+import { validateRules } from '../rules/rules.js';
+
+const SETTINGS_KEY = 'settings';
+const SIGNING_KEY = 'signing_key';
+
+export type SettingsService = Awaited<ReturnType<typeof createSettingsService>>;
+
+/** Applies the read-side defaults of the wire protocol to a stored settings object. */
+function normaliseOnRead(settings: Settings): Settings {
+  return {
+    ...settings,
+    userHomeBasePath: settings.userHomeBasePath || '/users',
+    minimumPasswordLength: settings.minimumPasswordLength || DefaultMinimumPasswordLength,
+    tus: settings.tus.chunkSize === 0 && settings.tus.retryCount === 0 ? { ...DefaultTus } : settings.tus,
+  };
+}
+
+/** Validates and normalises a settings update; keeps the stored authMethod. */
+export function normaliseUpdate(update: SettingsUpdate, current: Settings): Settings {
+  const commands: Record<string, string[]> = {};
+  for (const event of HookEvents) commands[event] = [];
+  for (const [event, lines] of Object.entries(update.commands ?? {})) {
+    if (!(HookEvents as readonly string[]).includes(event)) throw badRequest(`unknown command event ${event}`);
+    commands[event] = (lines ?? []).map((line) => line.trim()).filter(Boolean);
+  }
+  const rules = update.rules ?? [];
+  validateRules(rules);
+  const defaults = { ...update.defaults };
+  defaults.locale = defaults.locale || 'en';
+  defaults.viewMode = defaults.viewMode || 'mosaic';
+  if (!(ViewModes as readonly string[]).includes(defaults.viewMode)) throw badRequest('invalid view mode');
+  if (defaults.perm.share && !defaults.perm.download) throw badRequest('permission to share requires permission to download');
+  if (!['', 'light', 'dark'].includes(update.branding.theme)) throw badRequest('invalid theme');
+  const userHomeBasePath = update.userHomeBasePath.trim();
+  if (userHomeBasePath.split(/[\\/]/).includes('..')) throw badRequest('invalid home base path');
+  return {
+    signup: update.signup,
+    hideLoginButton: update.hideLoginButton ?? current.hideLoginButton,
+    createUserDir: update.createUserDir,
+    minimumPasswordLength: update.minimumPasswordLength,
+    userHomeBasePath,
+    defaults: { ...defaults, commands: defaults.commands ?? [] },
+    authMethod: current.authMethod,
+    rules,
+    branding: update.branding,
+    tus: update.tus,
+    shell: (update.shell ?? []).map((word) => word.trim()).filter(Boolean),
+    commands,
+  };
+}
+
+/**
+ * Loads the settings once at start (creating them and the signing key on first run) and keeps
+ * them in memory; every write goes through `save`, which refreshes the cached copy.
+ */
+export async function createSettingsService(db: Db) {
+  let cached: Settings;
+  let signingKey: Uint8Array;
+
+  const stored = await db.selectFrom('settings').selectAll().execute();
+  const byKey = new Map(stored.map((row) => [row.key, row.value]));
+  const isFirstRun = !byKey.has(SETTINGS_KEY);
+  if (isFirstRun) {
+    cached = freshSettings();
+    await db.insertInto('settings').values({ key: SETTINGS_KEY, value: JSON.stringify(cached) }).execute();
+  } else {
+    cached = { ...freshSettings(), ...JSON.parse(byKey.get(SETTINGS_KEY)!) };
+  }
+  if (byKey.has(SIGNING_KEY)) {
+    signingKey = Buffer.from(byKey.get(SIGNING_KEY)!, 'base64');
+  } else {
+    signingKey = crypto.randomBytes(64);
+    await db.insertInto('settings').values({ key: SIGNING_KEY, value: Buffer.from(signingKey).toString('base64') }).execute();
+  }
+
+  const listeners = new Set<(settings: Settings) => void>();
+
+  return {
+    isFirstRun,
+    get(): Settings {
+      return normaliseOnRead(cached);
+    },
+    signingKey(): Uint8Array {
+      return signingKey;
+    },
+    async save(next: Settings): Promise<Settings> {
+      await db.updateTable('settings').set({ value: JSON.stringify(next) }).where('key', '=', SETTINGS_KEY).execute();
+      cached = next;
+      for (const listener of listeners) listener(this.get());
+      return this.get();
+    },
+    async update(update: SettingsUpdate): Promise<Settings> {
+      return this.save(normaliseUpdate(update, cached));
+    },
+    async setAuthMethod(method: string): Promise<Settings> {
+      return this.save({ ...cached, authMethod: method });
+    },
+    onChange(listener: (settings: Settings) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

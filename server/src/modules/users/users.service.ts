@@ -1,0 +1,228 @@
+import { SensitiveFields, type User, type UserWriteRequest } from '@burrow/protocol';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
+import type { SettingsService } from '../settings/settings.service.js';
+import type { Scopes } from '../../storage/scopes.js';
+import { hashPassword, validateNewPassword, verifyPassword } from '../auth/passwords.js';
+import type { UsersRepository } from './users.repository.js';
+import { allPermissions, type NewUserRecord, type UserRecord } from './users.model.js';
+import { toUserView } from './users.presenter.js';
+import { applyField, checkField, isWritableField } from './user-fields.js';
+import { createMutex, homeScope, normaliseScope } from './homes.js';
+
+export type UsersService = ReturnType<typeof createUsersService>;
+
+type Requester = UserRecord;
+/** `trusted` callers (the CLI on the server's own machine) skip the current-password check. */
+type TrustOptions = { trusted?: boolean };
+
+/** Admins always hold every permission; share requires download. */
+function enforcePermissionInvariants(record: NewUserRecord): void {
+  if (record.perm.admin) {
+    record.perm = allPermissions();
+    record.lockPassword = false;
+  }
+  if (record.perm.share && !record.perm.download) throw badRequest('permission to share requires permission to download');
+}
+
+function stripRecord(user: UserRecord): NewUserRecord {
+  const { id: _id, tokensValidAfter: _t, updatedAt: _u, createdAt: _c, ...rest } = user;
+  return structuredClone(rest);
+}
+
+export function createUsersService(deps: {
+  users: UsersRepository;
+  settings: SettingsService;
+  scopes: Scopes;
+  onUserDeleted?: (user: UserRecord) => Promise<void>;
+}) {
+  const { users, settings, scopes } = deps;
+  const runExclusive = createMutex();
+  const deletedListeners: Array<(user: UserRecord) => Promise<void>> = deps.onUserDeleted ? [deps.onUserDeleted] : [];
+
+  async function requireCurrentPassword(requester: Requester, currentPassword: string | undefined): Promise<void> {
+    if (settings.get().authMethod !== 'json') return;
+    if (!currentPassword || !(await verifyPassword(currentPassword, requester.passwordHash))) {
+      throw badRequest('the current password is incorrect');
+    }
+  }
+
+  /** Refuses a scope already owned by another user (case-insensitive). */
+  async function assertHomeFree(scope: string, exceptId?: number): Promise<void> {
+    const lower = scope.toLowerCase();
+    for (const user of await users.list()) {
+      if (user.id !== exceptId && user.scope.toLowerCase() === lower) throw conflict('home folder already taken');
+    }
+  }
+
+  async function assertUsernameFree(username: string, exceptId?: number): Promise<void> {
+    const lower = username.toLowerCase();
+    for (const user of await users.list()) {
+      if (user.id !== exceptId && user.username.toLowerCase() === lower) throw conflict('username already taken');
+    }
+  }
+
+  function templateFromDefaults(username: string): NewUserRecord {
+    const defaults = settings.get().defaults;
+    return {
+      username,
+      passwordHash: '',
+      scope: defaults.scope,
+      locale: defaults.locale || 'en',
+      viewMode: defaults.viewMode || 'mosaic',
+      singleClick: defaults.singleClick,
+      redirectAfterCopyMove: defaults.redirectAfterCopyMove,
+      hideDotfiles: defaults.hideDotfiles,
+      dateFormat: defaults.dateFormat,
+      aceEditorTheme: defaults.aceEditorTheme,
+      sorting: { by: defaults.sorting.by || 'name', asc: defaults.sorting.asc },
+      lockPassword: false,
+      perm: { ...defaults.perm },
+      commands: [...defaults.commands],
+      rules: [],
+    };
+  }
+
+  return {
+    onUserDeleted(listener: (user: UserRecord) => Promise<void>) {
+      deletedListeners.push(listener);
+    },
+
+    async list(requester: Requester): Promise<User[]> {
+      if (!requester.perm.admin) throw forbidden();
+      return (await users.list()).map((user) => toUserView(user, { viewerIsAdmin: true }));
+    },
+
+    async get(requester: Requester, id: number): Promise<User> {
+      if (!requester.perm.admin && requester.id !== id) throw forbidden();
+      const user = await users.findById(id);
+      if (!user) throw notFound();
+      return toUserView(user, { viewerIsAdmin: requester.perm.admin });
+    },
+
+    /** POST /api/users (admin). Returns the new id. */
+    async create(requester: Requester, request: UserWriteRequest, options: TrustOptions = {}): Promise<number> {
+      if (!requester.perm.admin) throw forbidden();
+      if (request.what !== 'user') throw badRequest('invalid request params');
+      if (request.which.length > 0) throw badRequest('invalid request params');
+      if (!options.trusted) await requireCurrentPassword(requester, request.current_password);
+      const data = request.data ?? {};
+      const record = templateFromDefaults('');
+      for (const [name, value] of Object.entries(data)) {
+        if (name === 'id' || value === undefined) continue;
+        if (!isWritableField(name)) continue;
+        checkField(name, value);
+        if (name !== 'password') applyField(record, name, value);
+      }
+      if (!record.username) throw badRequest('username is empty');
+      const password = validateNewPassword(data.password as string | undefined, settings.get().minimumPasswordLength);
+      record.passwordHash = await hashPassword(password);
+      enforcePermissionInvariants(record);
+      return runExclusive(async () => {
+        await assertUsernameFree(record.username);
+        if (!record.scope.trim() && settings.get().createUserDir) {
+          record.scope = homeScope(settings.get().userHomeBasePath, record.username);
+          await assertHomeFree(record.scope);
+        }
+        record.scope = normaliseScope(record.scope);
+        await scopes.scopeRoot(record.scope);
+        const created = await users.insert(record);
+        return created.id;
+      });
+    },
+
+    /** PUT /api/users/{id}. Returns the updated record and whether tokens were revoked. */
+    async update(
+      requester: Requester,
+      id: number,
+      request: UserWriteRequest,
+      options: TrustOptions = {},
+    ): Promise<{ user: UserRecord; passwordChanged: boolean }> {
+      if (request.what !== 'user') throw badRequest('invalid request params');
+      const data = request.data ?? {};
+      if (data.id !== undefined && data.id !== id) throw badRequest('invalid request params');
+      if (!requester.perm.admin && requester.id !== id) throw forbidden();
+      const existing = await users.findById(id);
+      if (!existing) throw notFound();
+      const which = request.which.map((name) => name.trim()).filter(Boolean);
+      const replaceAll = which.length === 0 || which.some((name) => name.toLowerCase() === 'all');
+      if (replaceAll && !requester.perm.admin) throw forbidden();
+      const lowerWhich = which.map((name) => name.toLowerCase());
+      if (!options.trusted && (replaceAll || lowerWhich.some((name) => (SensitiveFields as readonly string[]).includes(name)))) {
+        await requireCurrentPassword(requester, request.current_password);
+      }
+      const record = stripRecord(existing);
+      let newPassword: string | undefined;
+      const fields = replaceAll ? Object.keys(data).filter((name) => name !== 'id') : which;
+      for (const name of fields) {
+        if (!isWritableField(name)) {
+          if (replaceAll) continue;
+          throw badRequest(`unknown field ${name}`);
+        }
+        if (!requester.perm.admin && ['username', 'scope', 'lockPassword', 'perm', 'commands', 'rules'].includes(name)) throw forbidden();
+        const value = (data as Record<string, unknown>)[name];
+        if (value === undefined) {
+          if (replaceAll) continue;
+          throw badRequest(`missing field ${name}`);
+        }
+        checkField(name, value);
+        if (name === 'password') {
+          if (!value) {
+            if (replaceAll) continue;
+            throw badRequest('password is empty');
+          }
+          if (!requester.perm.admin && existing.lockPassword) throw forbidden();
+          newPassword = validateNewPassword(value as string, settings.get().minimumPasswordLength);
+          continue;
+        }
+        applyField(record, name, value);
+      }
+      if (replaceAll) record.scope = normaliseScope(record.scope);
+      enforcePermissionInvariants(record);
+      if (existing.perm.admin && !record.perm.admin && (await users.countAdmins()) <= 1) {
+        throw forbidden('the sole admin cannot lose admin rights');
+      }
+      if (newPassword) record.passwordHash = await hashPassword(newPassword);
+      await runExclusive(async () => {
+        if (record.username !== existing.username) await assertUsernameFree(record.username, id);
+        if (record.scope !== existing.scope) await scopes.scopeRoot(record.scope);
+        await users.update(id, record, { revokeTokens: Boolean(newPassword) || record.scope !== existing.scope });
+      });
+      return { user: (await users.findById(id))!, passwordChanged: Boolean(newPassword) };
+    },
+
+    /** DELETE /api/users/{id}. */
+    async remove(requester: Requester, id: number, currentPassword: string | undefined): Promise<void> {
+      if (!requester.perm.admin && requester.id !== id) throw forbidden();
+      await requireCurrentPassword(requester, currentPassword);
+      const existing = await users.findById(id);
+      if (!existing) throw notFound();
+      if (existing.perm.admin && (await users.countAdmins()) <= 1) throw forbidden('the sole admin cannot be deleted');
+      await users.remove(id);
+      for (const listener of deletedListeners) await listener(existing);
+    },
+
+    /**
+     * Creates a user for signup or proxy authentication: defaults without admin or execute and
+     * without commands, a home folder when createUserDir is on, all under one lock.
+     */
+    async provision(username: string, password: string | undefined, options: { lockPassword: boolean }): Promise<UserRecord> {
+      checkField('username', username);
+      const record = templateFromDefaults(username.trim());
+      record.perm = { ...record.perm, admin: false, execute: false };
+      record.commands = [];
+      record.lockPassword = options.lockPassword;
+      enforcePermissionInvariants(record);
+      record.passwordHash = await hashPassword(password ?? crypto.randomUUID() + crypto.randomUUID());
+      return runExclusive(async () => {
+        await assertUsernameFree(record.username);
+        if (settings.get().createUserDir) {
+          record.scope = homeScope(settings.get().userHomeBasePath, record.username);
+          await assertHomeFree(record.scope);
+        }
+        record.scope = normaliseScope(record.scope);
+        await scopes.scopeRoot(record.scope);
+        return users.insert(record);
+      });
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AuthCookie, Headers } from '@burrow/protocol';
+import type { AuthService, Authenticated } from '../modules/auth/auth.service.js';
+import { forbidden, unauthorized } from '../errors.js';
+import type { UserRecord } from '../modules/users/users.model.js';
+import { looksLikeJwt } from '../modules/auth/tokens.js';
+import { readCookie } from './cookies.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth?: Authenticated;
+  }
+  interface FastifyInstance {
+    /** preHandler: a valid, unrevoked token is required. */
+    requireUser: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** preHandler: the user must be an admin. */
+    requireAdmin: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  }
+}
+
+/** The token of a request: X-Auth when it looks like a JWT, else the `auth` cookie for GET only. */
+export function tokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers[Headers.auth];
+  const value = Array.isArray(header) ? header[0] : header;
+  if (looksLikeJwt(value)) return value;
+  if (request.method === 'GET' || request.method === 'HEAD') {
+    const cookie = readCookie(request.headers.cookie, AuthCookie);
+    if (looksLikeJwt(cookie)) return cookie;
+  }
+  return undefined;
+}
+
+/** The authenticated user of a request that passed `requireUser`. */
+export function currentUser(request: FastifyRequest): UserRecord {
+  if (!request.auth) throw unauthorized();
+  return request.auth.user;
+}
+
+export const authPlugin = fp<{ auth: AuthService }>(async (app, options) => {
+  app.decorateRequest('auth', undefined);
+  app.decorate('requireUser', async (request: FastifyRequest, reply: FastifyReply) => {
+    const auth = await options.auth.authenticate(tokenOf(request), { ip: request.ip, headers: request.headers });
+    request.auth = auth;
+    if (auth.shouldRenew) reply.header(Headers.renewToken, 'true');
+  });
+  app.decorate('requireAdmin', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.auth) await app.requireUser(request, reply);
+    if (!request.auth?.user.perm.admin) throw forbidden();
+  });
+});

@@ -1,0 +1,181 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { StartupElementId, type StartupSettings } from '@burrow/protocol';
+import type { Config } from '../config.js';
+import type { SettingsService } from '../modules/settings/settings.service.js';
+import { sendStatus } from './error-handler.js';
+
+export const VERSION = '0.1.0';
+
+/** Escapes JSON for a `<script type="application/json">` element: nothing can close the tag. */
+export function escapeJsonForHtml(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+export function startupSettings(config: Config, settings: SettingsService): StartupSettings {
+  const current = settings.get();
+  const recaptchaEnabled = current.authMethod === 'json' && Boolean(config.recaptchaKey && config.recaptchaSecret);
+  return {
+    Name: current.branding.name,
+    DisableExternal: current.branding.disableExternal,
+    DisableUsedPercentage: current.branding.disableUsedPercentage,
+    BaseURL: config.baseURL,
+    StaticURL: `${config.baseURL}/static`,
+    ReCaptcha: recaptchaEnabled,
+    ReCaptchaKey: recaptchaEnabled ? config.recaptchaKey : '',
+    ReCaptchaHost: recaptchaEnabled ? config.recaptchaHost : '',
+    Signup: current.signup,
+    Version: VERSION,
+    NoAuth: current.authMethod === 'noauth',
+    AuthMethod: current.authMethod,
+    LoginPage: current.authMethod === 'json',
+    LogoutPage: '/login',
+    Theme: current.branding.theme,
+    Color: current.branding.color,
+    EnableThumbs: config.enableThumbs,
+    ResizePreview: config.resizePreview,
+    EnableExec: config.enableExec,
+    TusSettings: current.tus,
+    CSS: Boolean(current.branding.files) && fs.existsSync(path.join(current.branding.files, 'custom.css')),
+    HideLoginButton: current.hideLoginButton,
+    ExternalChatURL: current.branding.disableExternal ? '' : config.externalChatURL,
+  };
+}
+
+/** The Content-Security-Policy of the app's pages. */
+export function pageCsp(config: Config): string {
+  const recaptcha = config.recaptchaKey && config.recaptchaSecret ? ` ${config.recaptchaHost} https://www.gstatic.com` : '';
+  return [
+    "default-src 'self'",
+    `script-src 'self'${recaptcha}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "worker-src 'self' blob:",
+    `frame-src 'self'${recaptcha}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+const FALLBACK_INDEX = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Burrow</title></head>
+<body><!--burrow:startup--><p>The web app has not been built. Run <code>npm run build</code>.</p></body></html>`;
+
+const TYPES: Record<string, string> = {
+  '.js': 'application/javascript; charset=utf-8',
+  '.mjs': 'application/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.txt': 'text/plain; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+};
+
+/** Serves the built React app: static assets (precompressed variants) and the index page. */
+export const webAppPlugin: FastifyPluginAsync<{ config: Config; settings: SettingsService }> = async (app, { config, settings }) => {
+  const dist = config.webDist;
+  let template: string | undefined;
+
+  async function loadTemplate(): Promise<string> {
+    if (template !== undefined) return template;
+    try {
+      template = await fsp.readFile(path.join(dist, 'index.html'), 'utf8');
+    } catch {
+      return FALLBACK_INDEX;
+    }
+    return template;
+  }
+
+  async function renderIndex(): Promise<string> {
+    const html = await loadTemplate();
+    const startup = startupSettings(config, settings);
+    const title = escapeHtml(startup.Name || 'Burrow');
+    const script = `<script type="application/json" id="${StartupElementId}">${escapeJsonForHtml(startup)}</script>`;
+    const recaptcha = startup.ReCaptcha
+      ? `<script src="${escapeHtml(startup.ReCaptchaHost)}/recaptcha/api.js?render=explicit" async defer></script>`
+      : '';
+    const customCss = startup.CSS ? `<link rel="stylesheet" href="${escapeHtml(startup.StaticURL)}/custom.css">` : '';
+    return html
+      .replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`)
+      .replace('<!--burrow:startup-->', script + recaptcha + customCss)
+      .replace(/(src|href)="\/static\//g, `$1="${config.baseURL}/static/`);
+  }
+
+  async function sendIndex(reply: FastifyReply) {
+    return reply
+      .code(200)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-cache, no-store, must-revalidate')
+      .header('x-xss-protection', '1; mode=block')
+      .send(await renderIndex());
+  }
+
+  app.get('/static/*', async (request: FastifyRequest, reply: FastifyReply) => {
+    const rest = (request.params as { '*': string })['*'];
+    if (!rest || rest.endsWith('/')) return sendStatus(reply, 404);
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(rest);
+    } catch {
+      return sendStatus(reply, 400, 'malformed path');
+    }
+    if (decoded.includes('\0') || decoded.split('/').some((segment) => segment === '..' || segment === '')) return sendStatus(reply, 404);
+    const brandingFiles = settings.get().branding.files;
+    const candidates: string[] = [];
+    if (brandingFiles && (decoded.startsWith('img/') || decoded === 'custom.css')) candidates.push(path.join(brandingFiles, decoded));
+    candidates.push(path.join(dist, decoded));
+    for (const file of candidates) {
+      const stat = await fsp.stat(file).catch(() => undefined);
+      if (!stat?.isFile()) continue;
+      const extension = path.extname(file);
+      const accepts = String(request.headers['accept-encoding'] ?? '');
+      let servedFile = file;
+      let encoding: string | undefined;
+      for (const [suffix, name] of [
+        ['.br', 'br'],
+        ['.gz', 'gzip'],
+      ] as const) {
+        if (accepts.includes(name) && fs.existsSync(file + suffix)) {
+          servedFile = file + suffix;
+          encoding = name;
+          break;
+        }
+      }
+      const immutable = decoded.startsWith('assets/');
+      reply
+        .header('content-type', TYPES[extension] ?? 'application/octet-stream')
+        .header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=86400')
+        .header('x-content-type-options', 'nosniff')
+        .header('vary', 'Accept-Encoding');
+      if (encoding) reply.header('content-encoding', encoding);
+      return reply.send(fs.createReadStream(servedFile));
+    }
+    return sendStatus(reply, 404);
+  });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return sendIndex(reply);
+    return sendStatus(reply, 404);
+  });
+};

@@ -1,0 +1,88 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+
+/** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
+export const migrations: Record<string, Migration> = {
+  '0001_initial': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('users')
+        .addColumn('id', 'integer', (col) => col.primaryKey().autoIncrement())
+        .addColumn('username', 'varchar(255)', (col) => col.notNull())
+        .addColumn('password_hash', 'varchar(255)', (col) => col.notNull())
+        .addColumn('scope', 'text', (col) => col.notNull())
+        .addColumn('locale', 'varchar(16)', (col) => col.notNull())
+        .addColumn('view_mode', 'varchar(32)', (col) => col.notNull())
+        .addColumn('single_click', 'integer', (col) => col.notNull())
+        .addColumn('redirect_after_copy_move', 'integer', (col) => col.notNull())
+        .addColumn('hide_dotfiles', 'integer', (col) => col.notNull())
+        .addColumn('date_format', 'integer', (col) => col.notNull())
+        .addColumn('ace_editor_theme', 'varchar(64)', (col) => col.notNull())
+        .addColumn('sorting_by', 'varchar(32)', (col) => col.notNull())
+        .addColumn('sorting_asc', 'integer', (col) => col.notNull())
+        .addColumn('lock_password', 'integer', (col) => col.notNull())
+        .addColumn('perm', 'text', (col) => col.notNull())
+        .addColumn('commands', 'text', (col) => col.notNull())
+        .addColumn('rules', 'text', (col) => col.notNull())
+        .addColumn('tokens_valid_after', 'bigint', (col) => col.notNull())
+        .addColumn('updated_at', 'bigint', (col) => col.notNull())
+        .addColumn('created_at', 'bigint', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('users_username_unique').on('users').column('username').unique().execute();
+
+      await db.schema
+        .createTable('settings')
+        .addColumn('key', 'varchar(64)', (col) => col.primaryKey())
+        .addColumn('value', 'text', (col) => col.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('revoked_tokens')
+        .addColumn('jti', 'varchar(64)', (col) => col.primaryKey())
+        .addColumn('expires_at', 'bigint', (col) => col.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('shares')
+        .addColumn('hash', 'varchar(64)', (col) => col.primaryKey())
+        .addColumn('path', 'text', (col) => col.notNull())
+        .addColumn('user_id', 'integer', (col) => col.notNull())
+        .addColumn('expire', 'bigint', (col) => col.notNull())
+        .addColumn('password_hash', 'varchar(255)', (col) => col.notNull())
+        .addColumn('token', 'varchar(255)', (col) => col.notNull())
+        .addColumn('created_at', 'bigint', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('shares_user').on('shares').columns(['user_id', 'path']).execute();
+
+      await db.schema
+        .createTable('uploads')
+        .addColumn('id', 'varchar(64)', (col) => col.primaryKey())
+        .addColumn('user_id', 'integer', (col) => col.notNull())
+        .addColumn('path', 'text', (col) => col.notNull())
+        .addColumn('staging_path', 'text', (col) => col.notNull())
+        .addColumn('length', 'bigint', (col) => col.notNull())
+        .addColumn('offset', 'bigint', (col) => col.notNull())
+        .addColumn('override', 'integer', (col) => col.notNull())
+        .addColumn('created_at', 'bigint', (col) => col.notNull())
+        .addColumn('updated_at', 'bigint', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('uploads_user_path').on('uploads').columns(['user_id', 'path']).execute();
+
+      await db.schema
+        .createTable('search_entries')
+        .addColumn('path', 'text', (col) => col.primaryKey())
+        .addColumn('parent', 'text', (col) => col.notNull())
+        .addColumn('name', 'text', (col) => col.notNull())
+        .addColumn('name_lower', 'text', (col) => col.notNull())
+        .addColumn('is_dir', 'integer', (col) => col.notNull())
+        .addColumn('ext', 'varchar(32)', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('search_entries_parent').on('search_entries').column('parent').execute();
+      await sql`select 1`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      for (const table of ['search_entries', 'uploads', 'shares', 'revoked_tokens', 'settings', 'users']) {
+        await db.schema.dropTable(table).execute();
+      }
+    },
+  },
+};

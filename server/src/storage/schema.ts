@@ -1,0 +1,79 @@
+import type { Generated } from 'kysely';
+
+/** Table shapes. Booleans are stored as 0/1 and JSON as text so every query stays dialect-neutral. */
+export type UsersTable = {
+  id: Generated<number>;
+  username: string;
+  password_hash: string;
+  scope: string;
+  locale: string;
+  view_mode: string;
+  single_click: number;
+  redirect_after_copy_move: number;
+  hide_dotfiles: number;
+  date_format: number;
+  ace_editor_theme: string;
+  sorting_by: string;
+  sorting_asc: number;
+  lock_password: number;
+  perm: string;
+  commands: string;
+  rules: string;
+  /** Milliseconds; tokens issued before this moment are revoked (password change). */
+  tokens_valid_after: number;
+  /** Milliseconds of the last update through the users API (drives X-Renew-Token). */
+  updated_at: number;
+  created_at: number;
+};
+
+export type SettingsTable = {
+  key: string;
+  value: string;
+};
+
+export type RevokedTokensTable = {
+  jti: string;
+  expires_at: number;
+};
+
+export type SharesTable = {
+  hash: string;
+  path: string;
+  user_id: number;
+  expire: number;
+  password_hash: string;
+  token: string;
+  created_at: number;
+};
+
+export type UploadsTable = {
+  id: string;
+  user_id: number;
+  /** Virtual path inside the user's scope. */
+  path: string;
+  /** Staging file holding the bytes received so far. */
+  staging_path: string;
+  length: number;
+  offset: number;
+  override: number;
+  created_at: number;
+  updated_at: number;
+};
+
+export type SearchEntriesTable = {
+  path: string;
+  parent: string;
+  name: string;
+  name_lower: string;
+  is_dir: number;
+  ext: string;
+};
+
+export type Database = {
+  users: UsersTable;
+  settings: SettingsTable;
+  revoked_tokens: RevokedTokensTable;
+  shares: SharesTable;
+  uploads: UploadsTable;
+  search_entries: SearchEntriesTable;
+};

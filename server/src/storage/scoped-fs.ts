@@ -1,0 +1,220 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Rule } from '@burrow/protocol';
+import { forbidden, notFound } from '../errors.js';
+import { createRuleChecker, type RuleChecker } from '../modules/rules/rules.js';
+import { cleanVirtualPath, baseName, isWithin, joinVirtual } from './virtual-path.js';
+
+/** What an operation intends to do with a path; decides how links are treated. */
+export type Intent = 'read' | 'write' | 'delete';
+
+export type ResolvedPath = {
+  /** Canonical virtual path inside the scope. */
+  virtual: string;
+  /** Whether the request ended with a slash. */
+  trailingSlash: boolean;
+  /**
+   * Real filesystem path. For reads: the fully resolved target (links followed, confined).
+   * For writes and deletes: the resolved parent joined with the final name, which itself is
+   * never followed.
+   */
+  real: string;
+  /** For reads, the lstat of the requested entry was a symbolic link. */
+  isSymlink: boolean;
+  /** Stat of the entry (following links for reads, not following for write/delete), if it exists. */
+  stat?: fs.Stats;
+};
+
+export type ScopeOptions = {
+  /** Absolute real path of the scope root (must exist). */
+  root: string;
+  /** Rules are tested against `rulePrefix + virtual` (owner-scope paths for shares). */
+  rulePrefix?: string;
+  globalRules: Rule[];
+  userRules: Rule[];
+  hideDotfiles: boolean;
+  followExternalSymlinks: boolean;
+  caseInsensitive: boolean;
+};
+
+/**
+ * The one gate every file operation passes through: canonicalises a virtual path, applies the
+ * rules, and confines the real path to the scope root, following links only while they stay
+ * inside it. Writes and deletes never follow a link at the final component.
+ */
+export class Scope {
+  readonly root: string;
+  readonly rulePrefix: string;
+  readonly hideDotfiles: boolean;
+  readonly followExternalSymlinks: boolean;
+  private readonly rules: RuleChecker;
+  private readonly options: ScopeOptions;
+
+  constructor(options: ScopeOptions) {
+    this.options = options;
+    this.root = options.root;
+    this.rulePrefix = options.rulePrefix && options.rulePrefix !== '/' ? options.rulePrefix : '';
+    this.hideDotfiles = options.hideDotfiles;
+    this.followExternalSymlinks = options.followExternalSymlinks;
+    this.rules = createRuleChecker(options.globalRules, options.userRules, { caseInsensitive: options.caseInsensitive });
+  }
+
+  /** True when any rule exists (copy, move and delete then check every descendant). */
+  get hasRules(): boolean {
+    return this.rules.hasRules;
+  }
+
+  /** The path as the rules see it (owner-scope path for share scopes). */
+  rulePath(virtual: string): string {
+    if (!this.rulePrefix) return virtual;
+    return virtual === '/' ? this.rulePrefix : this.rulePrefix + virtual;
+  }
+
+  /** Rules only: may this virtual path be used at all? */
+  isAllowed(virtual: string): boolean {
+    return this.rules.isAllowed(this.rulePath(virtual));
+  }
+
+  /** Hidden from listings, search and archives (dotfiles under hideDotfiles). Not a denial. */
+  isHidden(virtual: string): boolean {
+    return this.hideDotfiles && baseName(virtual).startsWith('.');
+  }
+
+  /** Whether an entry should appear in listings, search results and archives. */
+  isListable(virtual: string): boolean {
+    return this.isAllowed(virtual) && !this.isHidden(virtual);
+  }
+
+  /** A scope confined to a sub-folder, with rules still evaluated on the full paths. */
+  async narrow(virtual: string): Promise<Scope> {
+    const resolved = await this.resolve(virtual, 'read');
+    if (!resolved.stat) throw notFound();
+    return new Scope({ ...this.options, root: resolved.stat.isDirectory() ? resolved.real : path.dirname(resolved.real), rulePrefix: this.rulePath(resolved.virtual) });
+  }
+
+  /** Real path → virtual path, or undefined when it lies outside the root. */
+  toVirtual(real: string): string | undefined {
+    if (real === this.root) return '/';
+    if (!real.startsWith(this.root + path.sep)) return undefined;
+    return '/' + real.slice(this.root.length + 1).split(path.sep).join('/');
+  }
+
+  /** Joins a canonical virtual path onto the root without touching the filesystem. */
+  lexicalReal(virtual: string): string {
+    return virtual === '/' ? this.root : path.join(this.root, ...virtual.slice(1).split('/'));
+  }
+
+  isInside(real: string): boolean {
+    return real === this.root || real.startsWith(this.root + path.sep);
+  }
+
+  /**
+   * Canonicalises, checks the rules (403) and confines. `decoded` must already be
+   * percent-decoded. Missing entries are not an error here: `stat` is simply absent.
+   */
+  async resolve(decoded: string, intent: Intent): Promise<ResolvedPath> {
+    const clean = cleanVirtualPath(decoded);
+    if (!this.isAllowed(clean.path)) throw forbidden();
+    return this.resolveClean(clean.path, clean.trailingSlash, intent);
+  }
+
+  /** As `resolve`, for a path that is already canonical and rule-checked. */
+  async resolveClean(virtual: string, trailingSlash: boolean, intent: Intent): Promise<ResolvedPath> {
+    const lexical = this.lexicalReal(virtual);
+    if (virtual === '/') {
+      const stat = await fsp.stat(this.root);
+      return { virtual, trailingSlash, real: this.root, isSymlink: false, stat };
+    }
+    const parentReal = await this.realParent(path.dirname(lexical));
+    const name = path.basename(lexical);
+    const candidate = path.join(parentReal, name);
+    let lstat: fs.Stats | undefined;
+    try {
+      lstat = await fsp.lstat(candidate);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    if (intent !== 'read') {
+      // Writes and deletes act on the entry itself: a link is replaced or removed, never followed.
+      if (intent === 'write' && lstat?.isSymbolicLink()) throw forbidden();
+      return { virtual, trailingSlash, real: candidate, isSymlink: Boolean(lstat?.isSymbolicLink()), stat: lstat };
+    }
+    if (!lstat) return { virtual, trailingSlash, real: candidate, isSymlink: false };
+    if (!lstat.isSymbolicLink()) return { virtual, trailingSlash, real: candidate, isSymlink: false, stat: lstat };
+    let target: string;
+    try {
+      target = await fsp.realpath(candidate);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ELOOP') {
+        // Dangling link: report it as the link itself; nothing behind it can be read.
+        return { virtual, trailingSlash, real: candidate, isSymlink: true, stat: lstat };
+      }
+      throw error;
+    }
+    if (!this.isInside(target) && !this.followExternalSymlinks) throw forbidden();
+    const stat = await fsp.stat(target);
+    return { virtual, trailingSlash, real: target, isSymlink: true, stat };
+  }
+
+  /** Resolves a folder path (the parent of an entry) through links, confined to the root. */
+  private async realParent(lexicalDir: string): Promise<string> {
+    let real: string;
+    try {
+      real = await fsp.realpath(lexicalDir);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+      // Part of the parent chain does not exist yet: resolve the deepest existing ancestor.
+      const parent = path.dirname(lexicalDir);
+      if (parent === lexicalDir || !this.isInside(lexicalDir)) throw notFound();
+      const realAncestor = await this.realParent(parent);
+      real = path.join(realAncestor, path.basename(lexicalDir));
+      try {
+        const lstat = await fsp.lstat(real);
+        if (lstat.isSymbolicLink()) throw forbidden();
+      } catch (inner) {
+        if ((inner as NodeJS.ErrnoException).code !== 'ENOENT') throw inner;
+      }
+      return real;
+    }
+    if (!this.isInside(real) && !this.followExternalSymlinks) throw forbidden();
+    return real;
+  }
+
+  /** Creates missing parent folders of a resolved write target, each checked against the root. */
+  async ensureParent(resolved: ResolvedPath, dirMode: number): Promise<void> {
+    const parent = path.dirname(resolved.real);
+    if (!this.isInside(parent) && !this.followExternalSymlinks) throw forbidden();
+    await fsp.mkdir(parent, { recursive: true, mode: dirMode });
+    const real = await fsp.realpath(parent);
+    if (!this.isInside(real) && !this.followExternalSymlinks) throw forbidden();
+  }
+
+  /** Lists a folder's entries with virtual paths, skipping what the rules deny or hide. */
+  childVirtual(parentVirtual: string, name: string): string {
+    return joinVirtual(parentVirtual, name);
+  }
+
+  isWithinVirtual(parent: string, child: string): boolean {
+    return isWithin(parent, child);
+  }
+}
+
+/** Probes whether the filesystem holding `dir` compares names case-insensitively. */
+export function probeCaseInsensitive(dir: string): boolean {
+  const probe = path.join(dir, `.burrow-case-probe-${process.pid}-${Date.now()}`);
+  try {
+    fs.writeFileSync(probe, '');
+    return fs.existsSync(probe.toUpperCase().replace(path.dirname(probe).toUpperCase(), path.dirname(probe)));
+  } catch {
+    return false;
+  } finally {
+    try {
+      fs.unlinkSync(probe);
+    } catch {
+      // nothing to clean
+    }
+  }
+}

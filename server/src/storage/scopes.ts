@@ -1,0 +1,48 @@
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '../config.js';
+import type { SettingsService } from '../modules/settings/settings.service.js';
+import type { UserRecord } from '../modules/users/users.model.js';
+import { forbidden } from '../errors.js';
+import { Scope, probeCaseInsensitive } from './scoped-fs.js';
+import { cleanVirtualPath } from './virtual-path.js';
+
+export type Scopes = ReturnType<typeof createScopes>;
+
+/** Builds the confined filesystem view (Scope) of each user from the server root and settings. */
+export function createScopes(config: Config, settings: SettingsService) {
+  const caseInsensitive = probeCaseInsensitive(config.root);
+  let rootReal: string | undefined;
+
+  async function serverRoot(): Promise<string> {
+    if (!rootReal) rootReal = await fsp.realpath(config.root);
+    return rootReal;
+  }
+
+  /** Real folder of a user scope (server root + scope), created when missing. */
+  async function scopeRoot(scope: string): Promise<string> {
+    const root = await serverRoot();
+    const clean = cleanVirtualPath(scope || '/').path;
+    const lexical = clean === '/' ? root : path.join(root, ...clean.slice(1).split('/'));
+    await fsp.mkdir(lexical, { recursive: true, mode: config.dirMode });
+    const real = await fsp.realpath(lexical);
+    if (real !== root && !real.startsWith(root + path.sep)) throw forbidden();
+    return real;
+  }
+
+  return {
+    caseInsensitive,
+    serverRoot,
+    scopeRoot,
+    async forUser(user: UserRecord): Promise<Scope> {
+      return new Scope({
+        root: await scopeRoot(user.scope),
+        globalRules: settings.get().rules,
+        userRules: user.rules,
+        hideDotfiles: user.hideDotfiles,
+        followExternalSymlinks: config.followExternalSymlinks,
+        caseInsensitive,
+      });
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@burrow/protocol': fileURLToPath(new URL('../protocol/src/index.ts', import.meta.url)),
+    },
+  },
+  test: {
+    include: ['src/**/*.test.ts'],
+    testTimeout: 30000,
+    hookTimeout: 60000,
+    pool: 'forks',
+  },
+});
