@@ -17,6 +17,7 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { bootstrapAdmin } from './modules/users/bootstrap.js';
+import { createFileEvents, type FileEvents } from './storage/file-events.js';
 
 /** Everything a route module may need; built once in `buildApp` and passed explicitly. */
 export type Services = {
@@ -27,6 +28,8 @@ export type Services = {
   usersRepository: UsersRepository;
   users: UsersService;
   auth: AuthService;
+  /** Changes made on disk through Burrow (search index, thumbnails and shares listen). */
+  fileEvents: FileEvents;
 };
 
 declare module 'fastify' {
@@ -63,7 +66,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const usersRepository = createUsersRepository(db);
   const users = createUsersService({ users: usersRepository, settings, scopes });
   const auth = createAuthService({ config, db, settings, users: usersRepository, usersService: users, fetchImpl: options.fetchImpl });
-  const services: Services = { config, db, settings, scopes, usersRepository, users, auth };
+  const fileEvents = createFileEvents(app.log);
+  const services: Services = { config, db, settings, scopes, usersRepository, users, auth, fileEvents };
   app.decorate('services', services);
 
   await bootstrapAdmin({ config, users: usersRepository, scopes, log: app.log, onPassword: options.onAdminPassword });
@@ -82,7 +86,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authRoutes, { auth });
   await app.register(usersRoutes, { users, auth });
   await app.register(settingsRoutes, { settings });
-  // Feature modules register here, each with the services it needs.
+  // Feature modules register here, in this order, each with the services it needs.
+  // (files, downloads and previews, uploads, shares, search, commands)
   await app.register(fp(webAppPlugin), { config, settings });
 
   const purge = setInterval(() => void auth.purgeRevoked().catch(() => undefined), 10 * 60_000);
