@@ -138,24 +138,67 @@ export class Scope {
     if (intent !== 'read') {
       // Writes and deletes act on the entry itself: a link is replaced or removed, never followed.
       if (intent === 'write' && lstat?.isSymbolicLink()) throw forbidden();
+      this.assertRealAllowed(candidate, virtual);
       return { virtual, trailingSlash, real: candidate, isSymlink: Boolean(lstat?.isSymbolicLink()), stat: lstat };
     }
-    if (!lstat) return { virtual, trailingSlash, real: candidate, isSymlink: false };
-    if (!lstat.isSymbolicLink()) return { virtual, trailingSlash, real: candidate, isSymlink: false, stat: lstat };
+    if (!lstat) {
+      this.assertRealAllowed(candidate, virtual);
+      return { virtual, trailingSlash, real: candidate, isSymlink: false };
+    }
+    if (!lstat.isSymbolicLink()) {
+      this.assertRealAllowed(candidate, virtual);
+      return { virtual, trailingSlash, real: candidate, isSymlink: false, stat: lstat };
+    }
     let target: string;
     try {
       target = await fsp.realpath(candidate);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ELOOP') {
+      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') {
+        // A dangling link that points outside would start leaking the moment its target appears
+        // (or be written through by a careless caller), so it is judged by where it points.
+        if (!this.followExternalSymlinks) {
+          const pointsTo = await this.danglingTarget(candidate);
+          if (pointsTo === undefined || !this.isInside(pointsTo)) throw forbidden();
+        }
         // Dangling link: report it as the link itself; nothing behind it can be read.
         return { virtual, trailingSlash, real: candidate, isSymlink: true, stat: lstat };
       }
       throw error;
     }
     if (!this.isInside(target) && !this.followExternalSymlinks) throw forbidden();
+    this.assertRealAllowed(target, virtual);
     const stat = await fsp.stat(target);
     return { virtual, trailingSlash, real: target, isSymlink: true, stat };
+  }
+
+  /**
+   * Rules guard places, not spellings: when links make a virtual path land somewhere else inside
+   * the scope, that place must be allowed too (a link to a denied folder is no way around it).
+   */
+  private assertRealAllowed(real: string, virtual: string): void {
+    if (!this.rules.hasRules) return;
+    const landed = this.toVirtual(real);
+    if (landed !== undefined && landed !== virtual && !this.isAllowed(landed)) throw forbidden();
+  }
+
+  /**
+   * Where a dangling link would lead, following chains of links; undefined when that cannot be
+   * told (a dangling link in the middle of the target path).
+   */
+  private async danglingTarget(link: string): Promise<string | undefined> {
+    let current = link;
+    for (let hop = 0; hop < 32; hop++) {
+      const target = path.resolve(path.dirname(current), await fsp.readlink(current));
+      const parent = await realpathOfExisting(path.dirname(target));
+      if (parent === undefined) return undefined;
+      const next = path.join(parent, path.basename(target));
+      const lstat = await fsp.lstat(next).catch(() => undefined);
+      if (!lstat?.isSymbolicLink()) return next;
+      current = next;
+    }
+    // A loop of links: nothing can be reached through it.
+    return current;
   }
 
   /** Resolves a folder path (the parent of an entry) through links, confined to the root. */
@@ -200,6 +243,23 @@ export class Scope {
   isWithinVirtual(parent: string, child: string): boolean {
     return isWithin(parent, child);
   }
+}
+
+/** The real path of `target`, resolving its deepest existing ancestor when it does not exist. */
+async function realpathOfExisting(target: string): Promise<string | undefined> {
+  try {
+    return await fsp.realpath(target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') return undefined;
+  }
+  const parent = path.dirname(target);
+  if (parent === target) return undefined;
+  const realParent = await realpathOfExisting(parent);
+  if (realParent === undefined) return undefined;
+  const joined = path.join(realParent, path.basename(target));
+  const lstat = await fsp.lstat(joined).catch(() => undefined);
+  return lstat?.isSymbolicLink() ? undefined : joined;
 }
 
 /** Probes whether the filesystem holding `dir` compares names case-insensitively. */

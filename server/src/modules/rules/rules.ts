@@ -1,5 +1,6 @@
 import type { Rule } from '@burrow/protocol';
 import { badRequest } from '../../errors.js';
+import { cleanVirtualPath } from '../../storage/virtual-path.js';
 
 /** Throws a 400 when a rule is malformed (an invalid regex would otherwise deny or crash later). */
 export function validateRules(rules: Rule[]): void {
@@ -25,19 +26,33 @@ function matchForm(value: string, caseInsensitive: boolean): string {
   return caseInsensitive ? normal.toLowerCase() : normal;
 }
 
+/** A rule path in canonical form, so `/a//b/` or `/x/../a` cover what they say. */
+function canonicalRulePath(rulePath: string): string {
+  try {
+    return cleanVirtualPath(rulePath).path;
+  } catch {
+    return rulePath.replace(/\/+$/, '') || '/';
+  }
+}
+
 function compile(rule: Rule, caseInsensitive: boolean): CompiledRule {
   if (rule.regex) {
     let expression: RegExp | undefined;
     try {
-      expression = new RegExp(rule.regexp.raw);
+      // The source is normalised like the paths it is tested against, and folded where the
+      // filesystem folds names: otherwise `X.BAK` would walk past a rule written for `.bak`.
+      expression = new RegExp(rule.regexp.raw.normalize('NFC'), caseInsensitive ? 'iu' : 'u');
     } catch {
-      expression = undefined;
+      try {
+        expression = new RegExp(rule.regexp.raw.normalize('NFC'), caseInsensitive ? 'i' : '');
+      } catch {
+        expression = undefined;
+      }
     }
     // A stored expression that no longer compiles denies everything rather than nothing.
     return { allow: rule.allow, test: (path) => (expression ? expression.test(path.normalize('NFC')) : !rule.allow) };
   }
-  let base = matchForm(rule.path, caseInsensitive).replace(/\/+$/, '');
-  if (base === '') base = '/';
+  const base = matchForm(canonicalRulePath(rule.path), caseInsensitive);
   return {
     allow: rule.allow,
     test: (path) => {
