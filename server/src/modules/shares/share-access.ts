@@ -1,0 +1,149 @@
+import { forbidden, notFound, unauthorized } from '../../errors.js';
+import type { ResolvedPath, Scope } from '../../storage/scoped-fs.js';
+import type { Scopes } from '../../storage/scopes.js';
+import { createAttemptLimiter, type AttemptLimiter } from '../auth/attempt-limiter.js';
+import { verifyPassword } from '../auth/passwords.js';
+import type { UserRecord } from '../users/users.model.js';
+import type { UsersRepository } from '../users/users.repository.js';
+import { looksLikeShareHash, tokensMatch } from './share-secrets.js';
+import { isExpired, isProtected, sharePathKey, type ShareRecord } from './shares.model.js';
+import type { SharesRepository } from './shares.repository.js';
+import { canShare } from './shares.service.js';
+
+/** What a visitor presents: the link's token, or its password (still URL-encoded), and where from. */
+export type ShareCredentials = {
+  token?: string;
+  /** The raw `X-SHARE-PASSWORD` header value, URL-encoded by the client. */
+  password?: string;
+  clientAddress: string;
+};
+
+/** An opened link: the visitor may read what lies at and below its target, nothing else. */
+export type OpenShare = {
+  share: ShareRecord;
+  owner: UserRecord;
+  /** The target as resolved in the owner's scope. */
+  target: ResolvedPath;
+  isDir: boolean;
+  /**
+   * For folder links, the owner's scope narrowed to the shared folder: its `/` is the shared
+   * folder, rules are still tested on owner-scope paths, and nothing resolves outside it.
+   * For file links, the owner's scope (only `target` may be used with it).
+   */
+  scope: Scope;
+  /** Base name of the shared item as the owner sees it ('' for a shared scope root). */
+  name: string;
+  /** Resolves a visitor's (decoded) sub-path inside the link; for file links always the file. */
+  resolve(decodedSubPath: string): Promise<ResolvedPath>;
+};
+
+export type ShareAccess = ReturnType<typeof createShareAccess>;
+
+export type ShareAccessLimits = {
+  /** Failed password attempts allowed per client address in `windowMs`. */
+  perClient: number;
+  /** Failed password attempts allowed per link in `windowMs`, from anywhere. */
+  perShare: number;
+  windowMs: number;
+};
+
+const DEFAULT_LIMITS: ShareAccessLimits = { perClient: 10, perShare: 20, windowMs: 5 * 60_000 };
+
+function decodeHeaderPassword(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Any segment of a share-relative path that the owner's hideDotfiles hides. */
+function hasHiddenSegment(scope: Scope, virtual: string): boolean {
+  if (!scope.hideDotfiles) return false;
+  return virtual.split('/').some((segment) => segment.startsWith('.'));
+}
+
+/**
+ * Opens public links. Checks run in the protocol's order: unknown or expired → 404; protected
+ * without a valid token or password → 401 (password attempts rate-limited → 429); owner without
+ * share or download → 403; then the target must still exist and be allowed for the owner.
+ */
+export function createShareAccess(deps: { shares: SharesRepository; users: UsersRepository; scopes: Scopes; limits?: Partial<ShareAccessLimits> }) {
+  const { shares, users, scopes } = deps;
+  const limits = { ...DEFAULT_LIMITS, ...(deps.limits ?? {}) };
+  const byClient: AttemptLimiter = createAttemptLimiter({ max: limits.perClient, windowMs: limits.windowMs });
+  const byShare: AttemptLimiter = createAttemptLimiter({ max: limits.perShare, windowMs: limits.windowMs });
+
+  async function findLive(hash: string): Promise<{ share: ShareRecord; owner: UserRecord }> {
+    if (!looksLikeShareHash(hash)) throw notFound();
+    const share = await shares.findByHash(hash);
+    if (!share) throw notFound();
+    if (isExpired(share)) {
+      await shares.remove(share.hash);
+      throw notFound();
+    }
+    const owner = await users.findById(share.userId);
+    if (!owner) {
+      await shares.removeByUser(share.userId);
+      throw notFound();
+    }
+    return { share, owner };
+  }
+
+  async function authorize(share: ShareRecord, credentials: ShareCredentials): Promise<void> {
+    if (!isProtected(share)) return;
+    if (tokensMatch(credentials.token, share.token)) return;
+    const encoded = credentials.password;
+    if (!encoded) throw unauthorized();
+    const clientKey = `ip:${credentials.clientAddress}`;
+    const shareKey = `share:${share.hash}`;
+    byClient.check(clientKey);
+    byShare.check(shareKey);
+    const password = decodeHeaderPassword(encoded);
+    if (password === undefined || !(await verifyPassword(password, share.passwordHash))) {
+      byClient.fail(clientKey);
+      byShare.fail(shareKey);
+      throw unauthorized();
+    }
+    byClient.succeed(clientKey);
+  }
+
+  async function openTarget(share: ShareRecord, owner: UserRecord): Promise<OpenShare> {
+    const ownerScope = await scopes.forUser(owner);
+    const key = sharePathKey(share.path);
+    const target = await ownerScope.resolve(key, 'read');
+    if (!target.stat || target.stat.isSymbolicLink()) throw notFound();
+    const isDir = target.stat.isDirectory();
+    // A folder link must still be a folder and a file link a file: anything else is a new item.
+    if (isDir !== (share.path.endsWith('/') || key === '/')) throw notFound();
+    const name = key === '/' ? '' : key.slice(key.lastIndexOf('/') + 1);
+    if (!isDir) {
+      return { share, owner, target, isDir, scope: ownerScope, name, resolve: async () => target };
+    }
+    const scope = await ownerScope.narrow(key);
+    return {
+      share,
+      owner,
+      target,
+      isDir,
+      scope,
+      name,
+      async resolve(decodedSubPath: string) {
+        const resolved = await scope.resolve(decodedSubPath || '/', 'read');
+        if (hasHiddenSegment(scope, resolved.virtual)) throw notFound();
+        if (!resolved.stat) throw notFound();
+        return resolved;
+      },
+    };
+  }
+
+  return {
+    /** Opens a link for a visitor, or throws 404 / 401 / 429 / 403. */
+    async open(hash: string, credentials: ShareCredentials): Promise<OpenShare> {
+      const { share, owner } = await findLive(hash);
+      await authorize(share, credentials);
+      if (!canShare(owner)) throw forbidden();
+      return openTarget(share, owner);
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { FileEvent, FileEvents } from '../../storage/file-events.js';
+import type { Scopes } from '../../storage/scopes.js';
+import type { UsersRepository } from '../users/users.repository.js';
+import type { UsersService } from '../users/users.service.js';
+import { sharePathKey, type ShareRecord } from './shares.model.js';
+import type { SharesRepository } from './shares.repository.js';
+
+function isSameOrBelow(parent: string, child: string): boolean {
+  return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
+}
+
+/**
+ * Keeps links honest: a link dies with its target (deleted or moved away, including through an
+ * ancestor) and with its owner. Access-time checks catch what happens outside Burrow.
+ */
+export function createShareLifecycle(deps: { shares: SharesRepository; users: UsersRepository; scopes: Scopes }) {
+  const { shares, users, scopes } = deps;
+
+  /**
+   * Where a link's target lives on disk: the scope root joined with the link path, plus the
+   * same with the parent folder's links resolved (a link path may run through a symlinked folder).
+   */
+  async function realCandidates(share: ShareRecord, scopeRoot: string): Promise<string[]> {
+    const key = sharePathKey(share.path);
+    const lexical = key === '/' ? scopeRoot : path.join(scopeRoot, ...key.slice(1).split('/'));
+    const candidates = [lexical];
+    if (key !== '/') {
+      try {
+        candidates.push(path.join(await fsp.realpath(path.dirname(lexical)), path.basename(lexical)));
+      } catch {
+        // The parent is gone too: the lexical form is what the event reports.
+      }
+    }
+    return candidates;
+  }
+
+  /** Deletes every link whose target is `removedReal` or lies below it. */
+  async function removeUnder(removedReal: string): Promise<number> {
+    const rows = await shares.list();
+    if (!rows.length) return 0;
+    const owners = new Map((await users.list()).map((user) => [user.id, user]));
+    const roots = new Map<number, string>();
+    const doomed: string[] = [];
+    for (const share of rows) {
+      const owner = owners.get(share.userId);
+      if (!owner) {
+        doomed.push(share.hash);
+        continue;
+      }
+      let root = roots.get(owner.id);
+      if (root === undefined) {
+        root = await scopes.scopeRoot(owner.scope);
+        roots.set(owner.id, root);
+      }
+      const candidates = await realCandidates(share, root);
+      if (candidates.some((candidate) => isSameOrBelow(removedReal, candidate))) doomed.push(share.hash);
+    }
+    return shares.removeMany(doomed);
+  }
+
+  async function onFileEvent(event: FileEvent): Promise<void> {
+    if (event.kind === 'deleted') await removeUnder(event.real);
+    else if (event.kind === 'moved') await removeUnder(event.fromReal);
+  }
+
+  return {
+    removeUnder,
+    onFileEvent,
+    /** Subscribes to file events and user deletion; returns the unsubscribe for file events. */
+    attach(fileEvents: FileEvents, usersService: UsersService): () => void {
+      usersService.onUserDeleted(async (user) => {
+        await shares.removeByUser(user.id);
+      });
+      return fileEvents.on(onFileEvent);
+    },
+  };
+}
