@@ -1,4 +1,4 @@
-import { badRequest, internal } from '../../errors.js';
+import { badRequest } from '../../errors.js';
 import { cleanVirtualPath } from '../../storage/virtual-path.js';
 
 /**
@@ -11,7 +11,7 @@ export function cleanUsernameForHome(username: string): string {
     .replace(/\.\./g, '')
     .replace(/[^0-9A-Za-z@_.-]/g, '-')
     .replace(/-+/g, '-');
-  if (cleaned === '' || cleaned === '-' || cleaned === '.') throw internal('cannot derive a home folder from this username');
+  if (cleaned === '' || cleaned === '-' || cleaned === '.') throw badRequest('cannot derive a home folder from this username');
   return cleaned;
 }
 

@@ -28,6 +28,12 @@ export function isWritableField(name: string): name is WritableField {
   return (writableFields as readonly string[]).includes(name);
 }
 
+/** The writable field a client spelled in any case (`Password`, `LOCALE`), if there is one. */
+export function canonicalField(name: string): WritableField | undefined {
+  const lower = name.toLowerCase();
+  return writableFields.find((field) => field.toLowerCase() === lower);
+}
+
 const SORT_FIELDS = ['', 'name', 'size', 'modified'];
 
 /** Validates one field of a user payload; throws 400 with a clear message. */

@@ -1,4 +1,4 @@
-import { SensitiveFields, type User, type UserWriteRequest } from '@burrow/protocol';
+import { AdminOnlyFields, SensitiveFields, type User, type UserWriteRequest } from '@burrow/protocol';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { Scopes } from '../../storage/scopes.js';
@@ -6,7 +6,7 @@ import { hashPassword, validateNewPassword, verifyPassword } from '../auth/passw
 import type { UsersRepository } from './users.repository.js';
 import { allPermissions, type NewUserRecord, type UserRecord } from './users.model.js';
 import { toUserView } from './users.presenter.js';
-import { applyField, checkField, isWritableField } from './user-fields.js';
+import { applyField, canonicalField, checkField, isWritableField, type WritableField } from './user-fields.js';
 import { createMutex, homeScope, normaliseScope } from './homes.js';
 
 export type UsersService = ReturnType<typeof createUsersService>;
@@ -14,6 +14,12 @@ export type UsersService = ReturnType<typeof createUsersService>;
 type Requester = UserRecord;
 /** `trusted` callers (the CLI on the server's own machine) skip the current-password check. */
 type TrustOptions = { trusted?: boolean };
+
+/**
+ * Fields whose change needs the requester's current password under json auth. Beyond the
+ * upstream list, lockPassword and rules count too: both decide what an account may do.
+ */
+const SENSITIVE_FIELDS = new Set<string>([...SensitiveFields, 'lockPassword', 'rules']);
 
 /** Admins always hold every permission; share requires download. */
 function enforcePermissionInvariants(record: NewUserRecord): void {
@@ -117,11 +123,16 @@ export function createUsersService(deps: {
       const password = validateNewPassword(data.password as string | undefined, settings.get().minimumPasswordLength);
       record.passwordHash = await hashPassword(password);
       enforcePermissionInvariants(record);
+      // A scope left out or blank means "derive a home" when createUserDir is on; otherwise the
+      // defaults' scope applies (the template already holds it).
+      const scopeGiven = typeof data.scope === 'string' && data.scope.trim() !== '';
       return runExclusive(async () => {
         await assertUsernameFree(record.username);
-        if (!record.scope.trim() && settings.get().createUserDir) {
+        if (!scopeGiven && settings.get().createUserDir) {
           record.scope = homeScope(settings.get().userHomeBasePath, record.username);
           await assertHomeFree(record.scope);
+        } else if (!scopeGiven) {
+          record.scope = settings.get().defaults.scope;
         }
         record.scope = normaliseScope(record.scope);
         await scopes.scopeRoot(record.scope);
@@ -145,20 +156,26 @@ export function createUsersService(deps: {
       if (!existing) throw notFound();
       const which = request.which.map((name) => name.trim()).filter(Boolean);
       const replaceAll = which.length === 0 || which.some((name) => name.toLowerCase() === 'all');
-      if (replaceAll && !requester.perm.admin) throw forbidden();
-      const lowerWhich = which.map((name) => name.toLowerCase());
-      if (!options.trusted && (replaceAll || lowerWhich.some((name) => (SensitiveFields as readonly string[]).includes(name)))) {
+      // Field names are matched case-insensitively; unknown ones are refused before anything else.
+      const named = replaceAll ? [] : which.map((name) => canonicalField(name) ?? name);
+      if (!replaceAll) {
+        const unknown = named.find((name) => !isWritableField(name));
+        if (unknown !== undefined) throw badRequest(`unknown field ${unknown}`);
+      }
+      // Privilege checks come before the password check: a request that can never succeed is
+      // refused as forbidden whatever password accompanies it.
+      if (!requester.perm.admin) {
+        if (replaceAll || named.some((name) => (AdminOnlyFields as readonly string[]).includes(name))) throw forbidden();
+        if (named.includes('password') && existing.lockPassword) throw forbidden();
+      }
+      if (!options.trusted && (replaceAll || named.some((name) => SENSITIVE_FIELDS.has(name)))) {
         await requireCurrentPassword(requester, request.current_password);
       }
       const record = stripRecord(existing);
       let newPassword: string | undefined;
-      const fields = replaceAll ? Object.keys(data).filter((name) => name !== 'id') : which;
+      const fields = replaceAll ? Object.keys(data).filter((name) => name !== 'id') : (named as WritableField[]);
       for (const name of fields) {
-        if (!isWritableField(name)) {
-          if (replaceAll) continue;
-          throw badRequest(`unknown field ${name}`);
-        }
-        if (!requester.perm.admin && ['username', 'scope', 'lockPassword', 'perm', 'commands', 'rules'].includes(name)) throw forbidden();
+        if (!isWritableField(name)) continue;
         const value = (data as Record<string, unknown>)[name];
         if (value === undefined) {
           if (replaceAll) continue;
@@ -170,13 +187,12 @@ export function createUsersService(deps: {
             if (replaceAll) continue;
             throw badRequest('password is empty');
           }
-          if (!requester.perm.admin && existing.lockPassword) throw forbidden();
           newPassword = validateNewPassword(value as string, settings.get().minimumPasswordLength);
           continue;
         }
         applyField(record, name, value);
       }
-      if (replaceAll) record.scope = normaliseScope(record.scope);
+      record.scope = normaliseScope(record.scope);
       enforcePermissionInvariants(record);
       if (existing.perm.admin && !record.perm.admin && (await users.countAdmins()) <= 1) {
         throw forbidden('the sole admin cannot lose admin rights');
@@ -185,7 +201,9 @@ export function createUsersService(deps: {
       await runExclusive(async () => {
         if (record.username !== existing.username) await assertUsernameFree(record.username, id);
         if (record.scope !== existing.scope) await scopes.scopeRoot(record.scope);
-        await users.update(id, record, { revokeTokens: Boolean(newPassword) || record.scope !== existing.scope });
+        // Only a password change revokes tokens: the scope, rules and permissions are read from
+        // the stored record on every request, so older tokens merely get asked to renew.
+        await users.update(id, record, { revokeTokens: Boolean(newPassword) });
       });
       return { user: (await users.findById(id))!, passwordChanged: Boolean(newPassword) };
     },
