@@ -7,3 +7,4 @@ export * from './resources.js';
 export * from './shares.js';
 export * from './search.js';
 export * from './startup.js';
+export * from './uploads.js';

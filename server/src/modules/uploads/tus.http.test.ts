@@ -1,0 +1,162 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test-support/app.js';
+import { fileSha256, randomBytes, rawRequest, type RawResponse, sha256, sleep, tusUrl, uploadRows, waitFor } from './tus.test-support.js';
+
+// Real HTTP on 127.0.0.1: concurrent writers, client aborts and keep-alive need a socket.
+let t: TestApp;
+let token: string;
+let port: number;
+
+beforeEach(async () => {
+  t = await createTestApp();
+  token = await t.login();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  port = (t.app.server.address() as AddressInfo).port;
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const patchHeaders = (offset: number, length: number) => ({
+  'x-auth': token,
+  'tus-resumable': '1.0.0',
+  'content-type': 'application/offset+octet-stream',
+  'upload-offset': offset,
+  'content-length': length,
+});
+
+async function create(virtual: string, length: number, override = false) {
+  const response = await rawRequest(port, { method: 'POST', path: tusUrl(virtual, override), headers: { 'x-auth': token, 'upload-length': length } });
+  expect(response.status).toBe(201);
+}
+
+const stagingSize = async () => {
+  const [row] = await uploadRows(t);
+  return row ? fs.statSync(row.stagingPath).size : -1;
+};
+
+/** Starts a PATCH whose body the test feeds by hand; returns the request and its pending response. */
+function slowPatch(virtual: string, offset: number, length: number) {
+  let request!: http.ClientRequest;
+  const response = rawRequest(port, {
+    method: 'PATCH',
+    path: tusUrl(virtual),
+    headers: patchHeaders(offset, length),
+    body: (outgoing) => {
+      request = outgoing;
+      outgoing.flushHeaders();
+    },
+  });
+  return { request: () => request, response };
+}
+
+describe('one writer per upload', () => {
+  it('answers 423 to a second PATCH (and to DELETE or a replacing POST) while the first is running', async () => {
+    const data = randomBytes(400_000, 5);
+    await create('/locked.bin', data.length);
+    const first = slowPatch('/locked.bin', 0, data.length);
+    first.request().write(data.subarray(0, 100_000));
+    await waitFor(async () => (await stagingSize()) === 100_000, 10_000, 'first bytes on disk');
+
+    const second = await rawRequest(port, { method: 'PATCH', path: tusUrl('/locked.bin'), headers: patchHeaders(0, 10), body: Buffer.alloc(10) });
+    expect(second.status).toBe(423);
+    expect(second.body).toBe('423 Locked\n');
+    const remove = await rawRequest(port, { method: 'DELETE', path: tusUrl('/locked.bin'), headers: { 'x-auth': token } });
+    expect(remove.status).toBe(423);
+    const replace = await rawRequest(port, { method: 'POST', path: tusUrl('/locked.bin', true), headers: { 'x-auth': token, 'upload-length': 5 } });
+    expect(replace.status).toBe(423);
+    const head = await rawRequest(port, { method: 'HEAD', path: tusUrl('/locked.bin'), headers: { 'x-auth': token } });
+    expect(head.status).toBe(200);
+    expect(head.headers['upload-length']).toBe(String(data.length));
+
+    first.request().end(data.subarray(100_000));
+    const done = await first.response;
+    expect(done.status).toBe(204);
+    expect(done.headers['upload-offset']).toBe(String(data.length));
+    expect(fileSha256(path.join(t.root, 'locked.bin'))).toBe(sha256(data));
+  });
+});
+
+describe('client aborts', () => {
+  it('keeps the bytes received before the connection dropped, and the upload resumes from there', async () => {
+    const data = randomBytes(600_000, 9);
+    await create('/aborted.bin', data.length);
+    const patch = slowPatch('/aborted.bin', 0, data.length);
+    patch.response.catch(() => undefined);
+    patch.request().write(data.subarray(0, 250_000));
+    await waitFor(async () => (await stagingSize()) === 250_000, 10_000, 'bytes on disk');
+    patch.request().destroy();
+
+    // The writer lets go once it has synced what arrived; the stored offset is what is on disk.
+    await waitFor(async () => (await uploadRows(t))[0]?.offset === 250_000, 10_000, 'offset recorded');
+    const head = await rawRequest(port, { method: 'HEAD', path: tusUrl('/aborted.bin'), headers: { 'x-auth': token } });
+    expect(head.headers['upload-offset']).toBe('250000');
+    expect(await stagingSize()).toBe(250_000);
+    expect(fs.existsSync(path.join(t.root, 'aborted.bin'))).toBe(false);
+
+    const rest = await rawRequest(port, { method: 'PATCH', path: tusUrl('/aborted.bin'), headers: patchHeaders(250_000, data.length - 250_000), body: data.subarray(250_000) });
+    expect(rest.status).toBe(204);
+    expect(fileSha256(path.join(t.root, 'aborted.bin'))).toBe(sha256(data));
+  });
+});
+
+describe('keep-alive after rejected bodies', () => {
+  it('drains a rejected body so the next request reuses the connection', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      await create('/ka.bin', 2_000_000);
+      const chunk = randomBytes(1_000_000, 2);
+      const stale = await rawRequest(port, { method: 'PATCH', path: tusUrl('/ka.bin'), headers: patchHeaders(5, chunk.length), body: chunk, agent });
+      expect(stale.status).toBe(409);
+      const tooLong = await rawRequest(port, { method: 'PATCH', path: tusUrl('/ka.bin'), headers: patchHeaders(0, 3_000_000), body: Buffer.alloc(3_000_000), agent });
+      expect(tooLong.status).toBe(413);
+      const wrongType = await rawRequest(port, { method: 'PATCH', path: tusUrl('/ka.bin'), headers: { ...patchHeaders(0, chunk.length), 'content-type': 'text/plain' }, body: chunk, agent });
+      expect(wrongType.status).toBe(415);
+      expect(wrongType.reusedSocket).toBe(true);
+      const good = await rawRequest(port, { method: 'PATCH', path: tusUrl('/ka.bin'), headers: patchHeaders(0, chunk.length), body: chunk, agent });
+      expect(good.status).toBe(204);
+      expect(good.reusedSocket).toBe(true);
+      expect(await stagingSize()).toBe(chunk.length);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('closes the connection instead of reading more than 32 MiB of a rejected body', async () => {
+    await create('/big-reject.bin', 10);
+    const size = 40 * 1024 * 1024;
+    let closed = false;
+    const response = await rawRequest(port, {
+      method: 'PATCH',
+      path: tusUrl('/big-reject.bin'),
+      headers: patchHeaders(3, size),
+      body: (request) => {
+        request.on('socket', (socket) => socket.on('close', () => (closed = true)));
+        const piece = Buffer.alloc(1024 * 1024);
+        let sent = 0;
+        const pump = () => {
+          while (sent < size) {
+            sent += piece.length;
+            if (!request.write(piece)) return void request.once('drain', pump);
+          }
+          request.end();
+        };
+        request.on('error', () => undefined);
+        pump();
+      },
+    }).catch((error: Error): RawResponse => ({ status: 0, headers: {}, body: error.message, reusedSocket: false }));
+    // Depending on timing the client sees the 409 or a reset while still sending; either way the
+    // server stopped reading and closed the connection.
+    if (response.status !== 0) {
+      expect(response.status).toBe(409);
+      expect(response.headers.connection).toBe('close');
+    }
+    await waitFor(() => closed, 10_000, 'connection closed');
+    await sleep(10);
+    expect(await stagingSize()).toBe(0);
+  });
+});

@@ -1,0 +1,118 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiPaths, TusHeaders, TusVersion, tusLocation } from '@burrow/protocol';
+import { sendStatus } from '../../plugins/error-handler.js';
+import { decodePathComponent } from '../../storage/virtual-path.js';
+import { drainBody } from './body-writer.js';
+import { parseContentLength, parseOverride } from './tus-headers.js';
+import type { UploadsService } from './uploads.service.js';
+
+/** A rejected body is read and thrown away up to this size so the connection stays usable. */
+const DRAIN_LIMIT_BYTES = 32 * 1024 * 1024;
+
+const ROUTES = [ApiPaths.tus, `${ApiPaths.tus}/*`];
+
+/** The percent-decoded virtual path after `/api/tus` (base URL already stripped, query dropped). */
+function targetOf(request: FastifyRequest): string {
+  const url = request.url;
+  const query = url.indexOf('?');
+  const pathname = query === -1 ? url : url.slice(0, query);
+  return decodePathComponent(pathname.slice(ApiPaths.tus.length) || '/');
+}
+
+/** Consumes what is left of the body (bounded); past the bound the connection is closed instead. */
+async function settleBody(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (request.raw.readableEnded) return;
+  const drained = await drainBody(request.raw, DRAIN_LIMIT_BYTES);
+  if (!drained) reply.header('connection', 'close');
+}
+
+type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+
+/** Errors leave through the error handler, but only after the unread body is dealt with. */
+function settlingBody(handler: Handler): Handler {
+  return async (request, reply) => {
+    try {
+      const result = await handler(request, reply);
+      return result;
+    } catch (error) {
+      await settleBody(request, reply);
+      throw error;
+    }
+  };
+}
+
+/** `/api/tus{path}`: the tus core subset, as tus-js-client and filebrowser's front end use it. */
+export const tusRoutes: FastifyPluginAsync<{ uploads: UploadsService; baseURL: string }> = async (app, { uploads, baseURL }) => {
+  // PATCH bodies can be gigabytes: never parse or buffer them, the service streams request.raw.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header(TusHeaders.resumable, TusVersion);
+    return payload;
+  });
+
+  for (const url of ROUTES) {
+    app.post(
+      url,
+      { preHandler: app.requireUser },
+      settlingBody(async (request, reply) => {
+        const created = await uploads.create(request.auth!.user, targetOf(request), {
+          uploadLength: request.headers[TusHeaders.uploadLength],
+          override: parseOverride(request.query),
+        });
+        await settleBody(request, reply);
+        reply.header('location', tusLocation(baseURL, created.virtual));
+        return sendStatus(reply, 201);
+      }),
+    );
+
+    app.route({
+      method: ['HEAD', 'GET'],
+      url,
+      preHandler: app.requireUser,
+      handler: settlingBody(async (request, reply) => {
+        const progress = await uploads.status(request.auth!.user, targetOf(request));
+        reply
+          .header(TusHeaders.uploadOffset, String(progress.offset))
+          .header(TusHeaders.uploadLength, String(progress.length))
+          .header('cache-control', 'no-store');
+        return sendStatus(reply, 200);
+      }),
+    });
+
+    app.patch(
+      url,
+      { preHandler: app.requireUser },
+      settlingBody(async (request, reply) => {
+        const progress = await uploads.append(request.auth!.user, targetOf(request), {
+          contentType: request.headers['content-type'],
+          uploadOffset: request.headers[TusHeaders.uploadOffset],
+          contentLength: parseContentLength(request.headers['content-length']),
+          body: request.raw,
+        });
+        await settleBody(request, reply);
+        reply.header(TusHeaders.uploadOffset, String(progress.offset));
+        return sendStatus(reply, 204);
+      }),
+    );
+
+    app.delete(
+      url,
+      { preHandler: app.requireUser },
+      settlingBody(async (request, reply) => {
+        await uploads.cancel(request.auth!.user, targetOf(request));
+        await settleBody(request, reply);
+        return sendStatus(reply, 204);
+      }),
+    );
+
+    app.route({
+      method: ['PUT', 'OPTIONS'],
+      url,
+      handler: async (request, reply) => {
+        await settleBody(request, reply);
+        return sendStatus(reply, 405);
+      },
+    });
+  }
+};

@@ -1,0 +1,44 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Services } from '../../app.js';
+import { createStagingArea } from './staging.js';
+import { createUploadLocks } from './upload-locks.js';
+import type { UploadHooks, UploadsLog } from './upload-context.js';
+import { createUploadsRepository } from './uploads.repository.js';
+import { createUploadsService, type UploadsService } from './uploads.service.js';
+import { DEFAULT_MAX_UPLOAD_LENGTH } from './tus-headers.js';
+import { tusRoutes } from './tus.routes.js';
+
+export type UploadsOptions = {
+  /** Runs the `upload` hooks after an upload replaced its target. */
+  hooks?: UploadHooks;
+  /** Largest `Upload-Length` accepted (413 beyond); 1 TiB unless set. */
+  maxUploadLength?: number;
+};
+
+type UploadsDeps = Pick<Services, 'config' | 'db' | 'scopes' | 'fileEvents'> & { log: UploadsLog };
+
+/** Builds the uploads service over the shared services (the HTTP module and tests use this). */
+export function createUploads(services: UploadsDeps, options: UploadsOptions = {}): UploadsService {
+  return createUploadsService({
+    config: services.config,
+    scopes: services.scopes,
+    fileEvents: services.fileEvents,
+    repository: createUploadsRepository(services.db),
+    staging: createStagingArea(services.config.cacheDir, services.config.fileMode),
+    locks: createUploadLocks(),
+    hooks: options.hooks,
+    log: services.log,
+    maxLength: options.maxUploadLength ?? DEFAULT_MAX_UPLOAD_LENGTH,
+  });
+}
+
+/**
+ * The uploads module: the service, its expiry sweep (once at start, then on a timer stopped on
+ * close) and the tus routes.
+ */
+export const uploadsModule: FastifyPluginAsync<{ services: Services } & UploadsOptions> = async (app, { services, ...options }) => {
+  const uploads = createUploads({ ...services, log: app.log }, options);
+  const stopSweeping = await uploads.startSweeping();
+  app.addHook('onClose', async () => stopSweeping());
+  await app.register(tusRoutes, { uploads, baseURL: services.config.baseURL });
+};
