@@ -1,0 +1,197 @@
+import { once } from 'node:events';
+import fs from 'node:fs';
+import fsp, { type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { PassThrough, Readable, pipeline, type Writable } from 'node:stream';
+import tar from 'tar-stream';
+import ZipStream, { type ZipEntryData } from 'zip-stream';
+import type { ArchiveFormat } from '@burrow/protocol';
+import type { Scope } from '../../storage/scoped-fs.js';
+import { walkArchive, type ArchiveEntry, type ArchivePlan } from './archive-entries.js';
+import { createCompressor } from './compressors.js';
+
+/** Bytes read from a file per step; each step waits until the archive has room. */
+const READ_CHUNK = 256 * 1024;
+
+/** Opening an entry never follows a link swapped in after the walk and never blocks on a FIFO. */
+const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
+
+/** Extensions whose content is already compressed: zip stores them instead of deflating again. */
+const PRECOMPRESSED = new Set(
+  '.zip .gz .tgz .bz2 .xz .txz .7z .rar .zst .lz4 .br .sz .jpg .jpeg .png .gif .webp .avif .heic .heif .mp4 .m4v .mkv .webm .mov .avi .mp3 .m4a .aac .ogg .oga .opus .flac .docx .xlsx .pptx .odt .ods .odp .epub .jar .apk .woff .woff2'.split(' '),
+);
+
+type FileSource = { size: number; chunks: AsyncIterable<Buffer> };
+
+interface Packer {
+  readonly output: Readable;
+  addDirectory(entry: ArchiveEntry, signal: AbortSignal): Promise<void>;
+  addFile(entry: ArchiveEntry, source: FileSource, signal: AbortSignal): Promise<void>;
+  finish(): void;
+}
+
+/** Resolves with `promise`, or rejects as soon as `signal` aborts (the archive was abandoned). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+class TarPacker implements Packer {
+  private readonly pack = tar.pack();
+  readonly output = Readable.from(this.pack, { objectMode: false, highWaterMark: 64 * 1024 });
+
+  async addDirectory(entry: ArchiveEntry, signal: AbortSignal): Promise<void> {
+    await untilAborted(
+      new Promise<void>((resolve, reject) => {
+        this.pack.entry({ name: entry.name + '/', type: 'directory', mode: entry.mode, mtime: entry.mtime }, (error) => (error ? reject(error) : resolve()));
+      }),
+      signal,
+    );
+  }
+
+  async addFile(entry: ArchiveEntry, source: FileSource, signal: AbortSignal): Promise<void> {
+    let sink!: Writable;
+    const done = new Promise<void>((resolve, reject) => {
+      // The sink is a streamx Writable; it honours the Node Writable calls used here.
+      sink = this.pack.entry({ name: entry.name, type: 'file', size: source.size, mode: entry.mode, mtime: entry.mtime }, (error) =>
+        error ? reject(error) : resolve(),
+      ) as unknown as Writable;
+    });
+    done.catch(() => undefined);
+    try {
+      for await (const chunk of source.chunks) {
+        if (!sink.write(chunk)) await once(sink, 'drain', { signal });
+      }
+      sink.end();
+      await untilAborted(done, signal);
+    } catch (error) {
+      sink.destroy(error as Error);
+      throw error;
+    }
+  }
+
+  finish(): void {
+    this.pack.finalize();
+  }
+}
+
+class ZipPacker implements Packer {
+  private readonly zip = new ZipStream({ zlib: { level: 6 } });
+  readonly output: Readable = this.zip;
+
+  private entry(source: Readable | null, data: ZipEntryData, signal: AbortSignal): Promise<void> {
+    return untilAborted(
+      new Promise<void>((resolve, reject) => {
+        this.zip.entry(source, data, (error) => (error ? reject(error) : resolve()));
+      }),
+      signal,
+    );
+  }
+
+  addDirectory(entry: ArchiveEntry, signal: AbortSignal): Promise<void> {
+    return this.entry(null, { name: entry.name + '/', type: 'directory', date: entry.mtime, mode: entry.mode }, signal);
+  }
+
+  async addFile(entry: ArchiveEntry, source: FileSource, signal: AbortSignal): Promise<void> {
+    const readable = Readable.from(source.chunks, { objectMode: false, highWaterMark: READ_CHUNK });
+    const store = PRECOMPRESSED.has(path.extname(entry.name).toLowerCase());
+    try {
+      await this.entry(readable, { name: entry.name, type: 'file', date: entry.mtime, mode: entry.mode, store }, signal);
+    } finally {
+      readable.destroy();
+    }
+  }
+
+  finish(): void {
+    this.zip.finalize();
+  }
+}
+
+/**
+ * Exactly `size` bytes of an open file. A file that shrinks while it is read is padded with
+ * zeros when the format has already declared the size (tar); one that grows is cut at `size`.
+ */
+async function* readExact(handle: FileHandle, size: number, pad: boolean): AsyncGenerator<Buffer> {
+  let position = 0;
+  while (position < size) {
+    const length = Math.min(READ_CHUNK, size - position);
+    const buffer = Buffer.allocUnsafe(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, position);
+    if (bytesRead === 0) {
+      if (!pad) return;
+      for (let left = size - position; left > 0; left -= READ_CHUNK) yield Buffer.alloc(Math.min(READ_CHUNK, left));
+      return;
+    }
+    position += bytesRead;
+    yield bytesRead === length ? buffer : buffer.subarray(0, bytesRead);
+  }
+}
+
+function createPacker(format: ArchiveFormat): Packer {
+  return format === 'zip' ? new ZipPacker() : new TarPacker();
+}
+
+/**
+ * Streams an archive of the plan in the given format. Entries are walked, opened and read one
+ * at a time as the consumer takes the bytes, so memory stays flat whatever the size. Destroying
+ * the returned stream (the client went away) stops the walk and closes the open file.
+ */
+export function createArchiveStream(scope: Scope, plan: ArchivePlan, format: ArchiveFormat): Readable {
+  const controller = new AbortController();
+  const { signal } = controller;
+  const packer = createPacker(format);
+  const compressor = createCompressor(format);
+  const output = new PassThrough({ highWaterMark: 64 * 1024 });
+  const abort = () => controller.abort(new Error('archive abandoned'));
+  const settle = (error: NodeJS.ErrnoException | null) => {
+    if (error) abort();
+  };
+  if (compressor) pipeline(packer.output, compressor, output, settle);
+  else pipeline(packer.output, output, settle);
+  output.once('close', abort);
+
+  async function addFile(entry: ArchiveEntry): Promise<void> {
+    let handle: FileHandle;
+    try {
+      handle = await fsp.open(entry.real, OPEN_FLAGS);
+    } catch {
+      return; // vanished or unreadable since the walk: left out
+    }
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) return;
+      const size = stat.size;
+      await packer.addFile({ ...entry, mode: stat.mode & 0o7777, mtime: stat.mtime }, { size, chunks: readExact(handle, size, format !== 'zip') }, signal);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async function produce(): Promise<void> {
+    for await (const entry of walkArchive(scope, plan, signal)) {
+      if (signal.aborted) return;
+      if (entry.kind === 'directory') await packer.addDirectory(entry, signal);
+      else await addFile(entry);
+    }
+    if (!signal.aborted) packer.finish();
+  }
+
+  produce().catch((error: unknown) => {
+    if (signal.aborted) return;
+    output.destroy(error as Error);
+  });
+  return output;
+}

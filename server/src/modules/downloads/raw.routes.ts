@@ -1,0 +1,29 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiPaths } from '@burrow/protocol';
+import type { DownloadsService } from './downloads.service.js';
+import { parseFilesParam, queryValue, requestVirtualPath } from './request-input.js';
+import { sendArchive } from './send-archive.js';
+import { sendFile } from './send-file.js';
+
+type RawQuery = { inline?: unknown; files?: unknown; algo?: unknown };
+
+/**
+ * `GET /api/raw/*`: a file as is, or a folder (or a `files=` selection in it) as an archive.
+ * HEAD is routed here too so it can answer from the headers alone instead of reading the file.
+ */
+export const rawRoutes: FastifyPluginAsync<{ downloads: DownloadsService }> = async (app, { downloads }) => {
+  async function handler(request: FastifyRequest, reply: FastifyReply) {
+    const user = request.auth!.user;
+    if (!user.perm.download) return reply.code(202).send();
+    const query = request.query as RawQuery;
+    const { scope, resolved } = await downloads.resolveExisting(user, requestVirtualPath(request.url, ApiPaths.raw));
+    if (resolved.stat.isDirectory()) {
+      return sendArchive(reply, scope, resolved.virtual, parseFilesParam(queryValue(query.files)), queryValue(query.algo));
+    }
+    return sendFile(request, reply, resolved, { inline: queryValue(query.inline) === 'true' });
+  }
+
+  for (const url of [ApiPaths.raw, `${ApiPaths.raw}/*`]) {
+    app.route({ method: ['GET', 'HEAD'], url, preHandler: app.requireUser, handler });
+  }
+};

@@ -1,0 +1,42 @@
+// Type declarations for the compression and archive packages that ship without their own.
+// Only the parts this module uses are described.
+
+declare module 'node-bzip2' {
+  export type CompressionOptions = { level?: number; buffering?: 'auto' | 'always' | 'never' };
+  export function compress(data: Uint8Array | string, options?: CompressionOptions): Buffer;
+  export function compressAsync(data: Uint8Array | string, options?: CompressionOptions): Promise<Buffer>;
+  export function decompress(data: Uint8Array, options?: { small?: boolean }): Buffer;
+  const bzip2: {
+    compress: typeof compress;
+    compressAsync: typeof compressAsync;
+    decompress: typeof decompress;
+  };
+  export default bzip2;
+}
+
+declare module 'lzma-native' {
+  import type { Transform } from 'node:stream';
+  export type CompressorOptions = { preset?: number; threads?: number; check?: number; memlimit?: number };
+  const lzma: {
+    createCompressor(options?: CompressorOptions): Transform;
+    createDecompressor(options?: Record<string, unknown>): Transform;
+  };
+  export default lzma;
+}
+
+declare module 'zip-stream' {
+  import { Transform, type Readable } from 'node:stream';
+  export type ZipStreamOptions = { zlib?: { level?: number }; store?: boolean; forceZip64?: boolean; comment?: string };
+  export type ZipEntryData = {
+    name: string;
+    type?: 'file' | 'directory';
+    date?: Date;
+    mode?: number;
+    store?: boolean;
+  };
+  export default class ZipStream extends Transform {
+    constructor(options?: ZipStreamOptions);
+    entry(source: Readable | Buffer | string | null, data: ZipEntryData, callback: (error?: Error | null) => void): this;
+    finalize(): void;
+  }
+}
