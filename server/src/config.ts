@@ -152,7 +152,8 @@ export function normaliseBaseURL(value: string): string {
   if (base === '' || base === '/') return '';
   if (!base.startsWith('/')) base = '/' + base;
   base = base.replace(/\/+$/, '');
-  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(base)) throw new ConfigError(`baseURL: invalid prefix ${JSON.stringify(value)}`);
+  const valid = /^(\/[A-Za-z0-9._~-]+)+$/.test(base) && base.split('/').every((segment) => segment !== '.' && segment !== '..');
+  if (!valid) throw new ConfigError(`baseURL: invalid prefix ${JSON.stringify(value)}`);
   return base;
 }
 
@@ -169,6 +170,8 @@ export function loadConfig(options: { flags?: Source; env?: NodeJS.ProcessEnv; c
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
   const merged: Source = {};
+  // Where each value came from, so an error can point at the place to fix it.
+  const origins: Record<string, string> = {};
   const configFile = options.configFile ?? (env.BURROW_CONFIG as string | undefined);
   if (configFile) {
     let parsed: unknown;
@@ -180,17 +183,34 @@ export function loadConfig(options: { flags?: Source; env?: NodeJS.ProcessEnv; c
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigError(`config file ${configFile}: expected a JSON object`);
     for (const [key, value] of Object.entries(parsed as Source)) {
       if (!(ConfigKeys as readonly string[]).includes(key)) throw new ConfigError(`config file ${configFile}: unknown key ${key}`);
+      // JSON has no octal literals: 640 would silently mean 0o1200. Modes must be written as text.
+      if ((key === 'fileMode' || key === 'dirMode') && typeof value === 'number') {
+        throw new ConfigError(`config file ${configFile}: ${key}: write the mode as octal text such as "0640", got ${value}`);
+      }
       merged[key] = value;
+      origins[key] = `config file ${configFile}`;
     }
   }
   for (const key of ConfigKeys) {
     const value = env[envName(key)];
-    if (value !== undefined) merged[key] = value;
+    if (value !== undefined) {
+      merged[key] = value;
+      origins[key] = `environment variable ${envName(key)}`;
+    }
   }
   for (const [key, value] of Object.entries(options.flags ?? {})) {
-    if (value !== undefined) merged[key] = value;
+    if (value !== undefined) {
+      merged[key] = value;
+      origins[key] = 'command line';
+    }
   }
-  return resolveConfig(merged, cwd);
+  try {
+    return resolveConfig(merged, cwd);
+  } catch (error) {
+    const key = error instanceof ConfigError ? error.message.split(':')[0]! : '';
+    if (origins[key]) throw new ConfigError(`${(error as Error).message} (from the ${origins[key]})`);
+    throw error;
+  }
 }
 
 export function resolveConfig(source: Source, cwd = process.cwd()): Config {
@@ -233,8 +253,9 @@ export function resolveConfig(source: Source, cwd = process.cwd()): Config {
     adminPassword: get('adminPassword') !== undefined ? asString('adminPassword', get('adminPassword')) : undefined,
   };
   if (!config.proxyHeader || !/^[A-Za-z0-9-]+$/.test(config.proxyHeader)) throw new ConfigError('proxyHeader: expected a header name');
-  for (const url of [config.recaptchaHost, config.externalChatURL]) {
-    if (url && !/^https?:\/\/[^\s]+$/.test(url)) throw new ConfigError(`invalid URL ${JSON.stringify(url)}`);
+  for (const key of ['recaptchaHost', 'externalChatURL'] as const) {
+    const url = config[key];
+    if (url && !/^https?:\/\/[^\s]+$/.test(url)) throw new ConfigError(`${key}: invalid URL ${JSON.stringify(url)}`);
   }
   return config;
 }
