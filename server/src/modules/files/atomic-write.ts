@@ -1,0 +1,77 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { TEMP_PREFIX } from './file-info.js';
+
+/** A fresh staging path next to `target`, so the final rename never crosses filesystems. */
+export function stagingPathFor(target: string): string {
+  return path.join(path.dirname(target), `${TEMP_PREFIX}${crypto.randomBytes(8).toString('hex')}`);
+}
+
+export type AtomicWriteOptions = {
+  /** Mode of a new file (the umask applies, as for any created file). */
+  fileMode: number;
+  /** Exact permission bits to give the result instead (kept from the file being replaced). */
+  keepMode?: number;
+};
+
+/**
+ * Streams `body` into a staging file beside `target`, fsyncs it and renames it over the target.
+ * Readers see either the old file or the complete new one. On any failure, including the client
+ * going away mid-body, the staging file is removed and the target is left as it was. The staging
+ * file is created exclusively, so a link planted at its name can never be written through.
+ * Returns the stat of the written file (bigint, for the ETag's nanoseconds).
+ */
+export async function writeAtomically(target: string, body: AsyncIterable<Buffer | string> | Readable, options: AtomicWriteOptions): Promise<fs.BigIntStats> {
+  const staging = stagingPathFor(target);
+  const handle = await fsp.open(staging, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, options.fileMode);
+  let closed = false;
+  try {
+    let position = 0;
+    for await (const chunk of body) {
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      let offset = 0;
+      while (offset < buffer.length) {
+        const { bytesWritten } = await handle.write(buffer, offset, buffer.length - offset, position);
+        offset += bytesWritten;
+        position += bytesWritten;
+      }
+    }
+    if (options.keepMode !== undefined) await handle.chmod(options.keepMode);
+    await handle.sync();
+    const stat = await handle.stat({ bigint: true });
+    closed = true;
+    await handle.close();
+    await fsp.rename(staging, target);
+    return stat;
+  } catch (error) {
+    if (!closed) await handle.close().catch(() => undefined);
+    await fsp.unlink(staging).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Copies a regular file atomically (staging file, fsync, rename). The source is opened without
+ * following a link at its last component and must still be a regular file once open, so a swap
+ * for a link or a pipe after the caller's checks cannot redirect the read.
+ */
+export async function copyFileAtomically(source: string, target: string, mode: number): Promise<boolean> {
+  let input: fsp.FileHandle;
+  try {
+    input = await fsp.open(source, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') return false;
+    throw error;
+  }
+  try {
+    const stat = await input.stat();
+    if (!stat.isFile()) return false;
+    await writeAtomically(target, input.createReadStream({ autoClose: false, highWaterMark: 1024 * 1024 }), { fileMode: mode, keepMode: mode });
+    return true;
+  } finally {
+    await input.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,109 @@
+import type fs from 'node:fs';
+
+/** Go's `os.FileMode` bits, which the wire format carries in `mode`. */
+const GoMode = {
+  dir: 2 ** 31,
+  symlink: 2 ** 27,
+  device: 2 ** 26,
+  namedPipe: 2 ** 25,
+  socket: 2 ** 24,
+  setuid: 2 ** 23,
+  setgid: 2 ** 22,
+  charDevice: 2 ** 21,
+  sticky: 2 ** 20,
+} as const;
+
+/** POSIX `st_mode` type and special bits. */
+const S_IFMT = 0o170000;
+const S_IFDIR = 0o040000;
+const S_IFLNK = 0o120000;
+const S_IFIFO = 0o010000;
+const S_IFSOCK = 0o140000;
+const S_IFBLK = 0o060000;
+const S_IFCHR = 0o020000;
+
+/** Either flavour of stat result; listings use bigint stats for nanosecond times. */
+export type AnyStats = fs.Stats | fs.BigIntStats;
+
+/** Converts a POSIX mode to the number Go's FileMode would print (0755 folder → 2147484141). */
+export function goFileMode(posixMode: number): number {
+  let mode = posixMode & 0o777;
+  switch (posixMode & S_IFMT) {
+    case S_IFDIR:
+      mode += GoMode.dir;
+      break;
+    case S_IFLNK:
+      mode += GoMode.symlink;
+      break;
+    case S_IFIFO:
+      mode += GoMode.namedPipe;
+      break;
+    case S_IFSOCK:
+      mode += GoMode.socket;
+      break;
+    case S_IFBLK:
+      mode += GoMode.device;
+      break;
+    case S_IFCHR:
+      mode += GoMode.device + GoMode.charDevice;
+      break;
+    default:
+      break;
+  }
+  if (posixMode & 0o4000) mode += GoMode.setuid;
+  if (posixMode & 0o2000) mode += GoMode.setgid;
+  if (posixMode & 0o1000) mode += GoMode.sticky;
+  return mode;
+}
+
+/** Modification time in nanoseconds since the epoch, exact for bigint stats. */
+export function mtimeNanoseconds(stat: AnyStats): bigint {
+  if (typeof stat.mtimeMs === 'bigint') return (stat as fs.BigIntStats).mtimeNs;
+  return BigInt(Math.round((stat as fs.Stats).mtimeMs * 1e6));
+}
+
+const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+
+/**
+ * RFC 3339 with nanoseconds and the server's local offset, as Go's `time.Time` marshals:
+ * trailing zeros of the fraction are trimmed (no fraction at all when it is zero) and a zero
+ * offset is written `Z`.
+ */
+export function formatModified(nanoseconds: bigint): string {
+  const billion = 1_000_000_000n;
+  let seconds = nanoseconds / billion;
+  let fraction = nanoseconds % billion;
+  if (fraction < 0n) {
+    fraction += billion;
+    seconds -= 1n;
+  }
+  const instant = new Date(Number(seconds) * 1000);
+  const offsetMinutes = -instant.getTimezoneOffset();
+  const local = new Date(instant.getTime() + offsetMinutes * 60_000);
+  let text =
+    `${pad(local.getUTCFullYear(), 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}` +
+    `T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
+  if (fraction !== 0n) text += '.' + fraction.toString().padStart(9, '0').replace(/0+$/, '');
+  if (offsetMinutes === 0) return text + 'Z';
+  const sign = offsetMinutes > 0 ? '+' : '-';
+  const absolute = Math.abs(offsetMinutes);
+  return `${text}${sign}${pad(Math.floor(absolute / 60))}:${pad(absolute % 60)}`;
+}
+
+/** `ETag: "<hex mtime ns><hex size>"`, the value filebrowser sends after a write. */
+export function etagOf(stat: AnyStats): string {
+  return `"${mtimeNanoseconds(stat).toString(16)}${BigInt(stat.size).toString(16)}"`;
+}
+
+/** The extension with its dot, as Go's `filepath.Ext` returns it ("" when there is none). */
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? '' : name.slice(dot);
+}
+
+/** Files that the Burrow writer stages next to their target; never listed. */
+export const TEMP_PREFIX = '.burrow-upload-';
+
+export function isStagingName(name: string): boolean {
+  return name.startsWith(TEMP_PREFIX);
+}

@@ -1,0 +1,125 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiPaths, Headers } from '@burrow/protocol';
+import type { Services } from '../../app.js';
+import { sendStatus } from '../../plugins/error-handler.js';
+import { badRequest } from '../../errors.js';
+import { decodePathComponent } from '../../storage/virtual-path.js';
+import { createFilesService, type FilesService } from './files.service.js';
+import type { WriteBody } from './write.js';
+
+/** The decoded virtual path after `prefix` in the request URL (`/` when nothing follows). */
+function pathAfter(request: FastifyRequest, prefix: string): string {
+  const url = request.url;
+  const queryStart = url.indexOf('?');
+  const pathname = queryStart < 0 ? url : url.slice(0, queryStart);
+  return decodePathComponent(pathname.slice(prefix.length) || '/');
+}
+
+function queryValue(request: FastifyRequest, name: string): string | undefined {
+  const value = (request.query as Record<string, string | string[] | undefined>)[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+const isTrue = (value: string | undefined) => value === 'true';
+
+/** The raw request body as a stream; fastify does not read it for these routes. */
+function bodyOf(request: FastifyRequest): WriteBody {
+  const header = request.headers['content-length'];
+  const length = header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined;
+  return { stream: request.raw, length };
+}
+
+/** Fires when the client goes away before the response is complete. */
+function disconnectSignal(request: FastifyRequest, reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  const abort = () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  };
+  reply.raw.once('close', abort);
+  request.raw.once('aborted', abort);
+  request.raw.socket?.once('close', abort);
+  return controller.signal;
+}
+
+/**
+ * `/api/resources/recursive…` and `/api/resources…`: listings, file details, create, save,
+ * delete, copy and move. Handlers only translate HTTP to service calls and back.
+ */
+export const resourcesRoutes: FastifyPluginAsync<{ services: Services; files?: FilesService }> = async (app, options) => {
+  const files = options.files ?? createFilesService(options.services);
+  const resources = ApiPaths.resources;
+  const recursive = ApiPaths.resourcesRecursive;
+
+  // Bodies are file contents of any size: they are streamed to disk by the service, so fastify
+  // must neither parse nor buffer them (and no body limit applies).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+  const guard = { preHandler: app.requireUser };
+
+  const getRecursive = async (request: FastifyRequest, reply: FastifyReply) => {
+    const items = await files.recursive(request.auth!.user, pathAfter(request, recursive), disconnectSignal(request, reply));
+    return reply.send(items);
+  };
+  app.get(recursive, guard, getRecursive);
+  app.get(`${recursive}/*`, guard, getRecursive);
+
+  const getResource = async (request: FastifyRequest, reply: FastifyReply) => {
+    const result = await files.get(request.auth!.user, pathAfter(request, resources), {
+      checksum: queryValue(request, 'checksum') || undefined,
+      rawText: request.headers[Headers.encoding] === 'true',
+    });
+    if (result.kind === 'accepted') return reply.code(202).send();
+    if (result.kind === 'raw') {
+      return reply.header('content-type', 'application/octet-stream').header('content-length', String(result.size)).send(result.stream);
+    }
+    return reply.send(result.resource);
+  };
+  app.get(resources, guard, getResource);
+  app.get(`${resources}/*`, guard, getResource);
+
+  const postResource = async (request: FastifyRequest, reply: FastifyReply) => {
+    const result = await files.create(request.auth!.user, pathAfter(request, resources), {
+      override: isTrue(queryValue(request, 'override')),
+      body: bodyOf(request),
+    });
+    if (result.etag) reply.header('etag', result.etag);
+    return sendStatus(reply, 200);
+  };
+  app.post(resources, guard, postResource);
+  app.post(`${resources}/*`, guard, postResource);
+
+  const putResource = async (request: FastifyRequest, reply: FastifyReply) => {
+    const result = await files.save(request.auth!.user, pathAfter(request, resources), bodyOf(request));
+    if (result.etag) reply.header('etag', result.etag);
+    return sendStatus(reply, 200);
+  };
+  app.put(resources, guard, putResource);
+  app.put(`${resources}/*`, guard, putResource);
+
+  const deleteResource = async (request: FastifyRequest, reply: FastifyReply) => {
+    await files.remove(request.auth!.user, pathAfter(request, resources));
+    return sendStatus(reply, 204);
+  };
+  app.delete(resources, guard, deleteResource);
+  app.delete(`${resources}/*`, guard, deleteResource);
+
+  const patchResource = async (request: FastifyRequest, reply: FastifyReply) => {
+    const destination = queryValue(request, 'destination');
+    // The front end encodes the destination twice; the query parser undid one layer.
+    if (destination === undefined) throw badRequest('missing destination');
+    await files.patch(request.auth!.user, pathAfter(request, resources), {
+      action: queryValue(request, 'action') ?? '',
+      destination: decodePathComponent(destination),
+      override: isTrue(queryValue(request, 'override')),
+      rename: isTrue(queryValue(request, 'rename')),
+    });
+    return sendStatus(reply, 200);
+  };
+  app.patch(resources, guard, patchResource);
+  app.patch(`${resources}/*`, guard, patchResource);
+
+  // Known paths answer other methods with 405, as upstream's router does.
+  const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) => sendStatus(reply, 405);
+  for (const url of [resources, `${resources}/*`]) app.route({ method: ['OPTIONS', 'TRACE'], url, handler: notAllowed });
+};

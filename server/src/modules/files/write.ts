@@ -1,0 +1,97 @@
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { conflict, forbidden, insufficientStorage, methodNotAllowed, notFound } from '../../errors.js';
+import type { Actor, FilesDeps } from './files.deps.js';
+import { writeAtomically } from './atomic-write.js';
+import { etagOf } from './file-info.js';
+
+export type WriteBody = {
+  stream: Readable;
+  /** Declared Content-Length, when the client sent one. */
+  length?: number;
+};
+
+export type WriteResult = { etag?: string };
+
+/** Refuses a body that cannot fit: free space (for this process) below the declared length. */
+async function ensureSpace(folder: string, fallback: string, length: number | undefined): Promise<void> {
+  if (!length) return;
+  let stats;
+  try {
+    stats = await fsp.statfs(folder);
+  } catch {
+    stats = await fsp.statfs(fallback);
+  }
+  if (stats.bavail * stats.bsize < length) throw insufficientStorage();
+}
+
+/**
+ * POST: a path ending in `/` makes the folder (mkdir -p, success even when it exists); anything
+ * else creates a file from the raw body. An existing file needs `override` and `modify`. Both run
+ * inside the `upload` hooks.
+ */
+export async function createResource(deps: FilesDeps, actor: Actor, virtualPath: string, options: { override: boolean; body: WriteBody }): Promise<WriteResult> {
+  const { user, scope } = actor;
+  if (!user.perm.create) throw forbidden();
+  const resolved = await scope.resolve(virtualPath, 'write');
+  if (resolved.virtual === '/') throw forbidden();
+  const hookContext = { user, file: resolved.real };
+
+  if (resolved.trailingSlash) {
+    if (resolved.stat && !resolved.stat.isDirectory()) throw conflict();
+    await deps.hooks.around('upload', hookContext, async () => {
+      await scope.ensureParent(resolved, deps.config.dirMode);
+      let created = true;
+      try {
+        await fsp.mkdir(resolved.real, { mode: deps.config.dirMode });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const stat = await fsp.lstat(resolved.real);
+        if (!stat.isDirectory()) throw conflict();
+        created = false;
+      }
+      if (created) await deps.fileEvents.emit({ kind: 'created', user, real: resolved.real, virtual: resolved.virtual, isDir: true });
+    });
+    return {};
+  }
+
+  const existing = resolved.stat;
+  if (existing) {
+    if (!options.override) throw conflict();
+    if (!user.perm.modify) throw forbidden();
+    if (existing.isDirectory()) throw conflict();
+  }
+  await ensureSpace(path.dirname(resolved.real), scope.root, options.body.length);
+  const stat = await deps.hooks.around('upload', hookContext, async () => {
+    await scope.ensureParent(resolved, deps.config.dirMode);
+    const written = await writeAtomically(resolved.real, options.body.stream, {
+      fileMode: deps.config.fileMode,
+      keepMode: existing?.isFile() ? existing.mode & 0o777 : undefined,
+    });
+    await deps.fileEvents.emit(
+      existing ? { kind: 'modified', user, real: resolved.real, virtual: resolved.virtual } : { kind: 'created', user, real: resolved.real, virtual: resolved.virtual, isDir: false },
+    );
+    return written;
+  });
+  return { etag: etagOf(stat) };
+}
+
+/** PUT: replaces an existing file's content atomically, inside the `save` hooks. */
+export async function saveResource(deps: FilesDeps, actor: Actor, virtualPath: string, body: WriteBody): Promise<WriteResult> {
+  const { user, scope } = actor;
+  if (!user.perm.modify) throw forbidden();
+  const resolved = await scope.resolve(virtualPath, 'write');
+  if (resolved.trailingSlash) throw methodNotAllowed();
+  const existing = resolved.stat;
+  if (!existing) throw notFound();
+  if (existing.isDirectory()) throw methodNotAllowed();
+  if (!existing.isFile()) throw forbidden();
+  await ensureSpace(path.dirname(resolved.real), scope.root, body.length);
+  const stat = await deps.hooks.around('save', { user, file: resolved.real }, async () => {
+    const written = await writeAtomically(resolved.real, body.stream, { fileMode: deps.config.fileMode, keepMode: existing.mode & 0o777 });
+    await deps.fileEvents.emit({ kind: 'modified', user, real: resolved.real, virtual: resolved.virtual });
+    return written;
+  });
+  return { etag: etagOf(stat) };
+}
