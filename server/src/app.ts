@@ -82,7 +82,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   if (config.baseURL) {
     app.addHook('onRequest', async (request, reply) => {
-      if (request.raw.url === config.baseURL) return reply.redirect(`${config.baseURL}/`, 301);
+      // rewriteUrl has already stripped the prefix from request.url; the bare prefix shows only
+      // in the original URL.
+      const original = request.originalUrl;
+      if (original === config.baseURL || original.startsWith(`${config.baseURL}?`)) {
+        return reply.redirect(`${config.baseURL}/${original.slice(config.baseURL.length)}`, 301);
+      }
     });
   }
 
@@ -111,6 +116,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 export function stripBaseURL(url: string, baseURL: string): string {
   if (!baseURL) return url;
   if (url === baseURL) return '/';
-  if (url.startsWith(baseURL + '/') || url.startsWith(baseURL + '?')) return url.slice(baseURL.length) || '/';
+  if (url.startsWith(baseURL + '?')) return '/' + url.slice(baseURL.length);
+  if (url.startsWith(baseURL + '/')) return url.slice(baseURL.length);
   return url;
 }

@@ -92,6 +92,28 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 };
 
+/**
+ * Reads Accept-Encoding: which content codings the client takes. A coding refused with `q=0`
+ * (or refused through `*;q=0` when not named) is never chosen.
+ */
+export function acceptedEncodings(header: string | string[] | undefined): (coding: string) => boolean {
+  const weights = new Map<string, number>();
+  for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
+    const [name, ...parameters] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    let quality = 1;
+    for (const parameter of parameters) {
+      const [key, value] = parameter.trim().split('=');
+      if (key === 'q') quality = Number(value);
+    }
+    weights.set(name, Number.isFinite(quality) ? quality : 0);
+  }
+  return (coding) => {
+    const weight = weights.get(coding) ?? weights.get('*');
+    return weight !== undefined && weight > 0;
+  };
+}
+
 /** Serves the built React app: static assets (precompressed variants) and the index page. */
 export const webAppPlugin: FastifyPluginAsync<{ config: Config; settings: SettingsService }> = async (app, { config, settings }) => {
   const dist = config.webDist;
@@ -116,10 +138,12 @@ export const webAppPlugin: FastifyPluginAsync<{ config: Config; settings: Settin
       ? `<script src="${escapeHtml(startup.ReCaptchaHost)}/recaptcha/api.js?render=explicit" async defer></script>`
       : '';
     const customCss = startup.CSS ? `<link rel="stylesheet" href="${escapeHtml(startup.StaticURL)}/custom.css">` : '';
+    // Replacer functions, not strings: a replacement string would expand `$'`, `$&` and the
+    // like found in the branding name into pieces of the template.
     return html
-      .replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`)
-      .replace('<!--burrow:startup-->', script + recaptcha + customCss)
-      .replace(/(src|href)="\/static\//g, `$1="${config.baseURL}/static/`);
+      .replace(/(src|href)="\/static\//g, (_match, attribute: string) => `${attribute}="${config.baseURL}/static/`)
+      .replace(/<title>[^<]*<\/title>/, () => `<title>${title}</title>`)
+      .replace('<!--burrow:startup-->', () => script + recaptcha + customCss);
   }
 
   async function sendIndex(reply: FastifyReply) {
@@ -132,15 +156,12 @@ export const webAppPlugin: FastifyPluginAsync<{ config: Config; settings: Settin
   }
 
   app.get('/static/*', async (request: FastifyRequest, reply: FastifyReply) => {
-    const rest = (request.params as { '*': string })['*'];
-    if (!rest || rest.endsWith('/')) return sendStatus(reply, 404);
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(rest);
-    } catch {
-      return sendStatus(reply, 400, 'malformed path');
-    }
-    if (decoded.includes('\0') || decoded.split('/').some((segment) => segment === '..' || segment === '')) return sendStatus(reply, 404);
+    // The router has already percent-decoded the wildcard once; decoding again would turn a
+    // literal `%41` in a name into `A` and let `%252e` become `.`.
+    const decoded = (request.params as { '*': string })['*'];
+    if (!decoded || decoded.endsWith('/')) return sendStatus(reply, 404);
+    const unsafe = (segment: string) => segment === '..' || segment === '.' || segment === '' || segment.includes('\\');
+    if (decoded.includes('\0') || decoded.split('/').some(unsafe)) return sendStatus(reply, 404);
     const brandingFiles = settings.get().branding.files;
     const candidates: string[] = [];
     if (brandingFiles && (decoded.startsWith('img/') || decoded === 'custom.css')) candidates.push(path.join(brandingFiles, decoded));
@@ -149,14 +170,14 @@ export const webAppPlugin: FastifyPluginAsync<{ config: Config; settings: Settin
       const stat = await fsp.stat(file).catch(() => undefined);
       if (!stat?.isFile()) continue;
       const extension = path.extname(file);
-      const accepts = String(request.headers['accept-encoding'] ?? '');
+      const accepted = acceptedEncodings(request.headers['accept-encoding']);
       let servedFile = file;
       let encoding: string | undefined;
       for (const [suffix, name] of [
         ['.br', 'br'],
         ['.gz', 'gzip'],
       ] as const) {
-        if (accepts.includes(name) && fs.existsSync(file + suffix)) {
+        if (accepted(name) && fs.existsSync(file + suffix)) {
           servedFile = file + suffix;
           encoding = name;
           break;

@@ -6,6 +6,7 @@ import { freshSettings } from './settings.defaults.js';
 import { validateRules } from '../rules/rules.js';
 
 const SETTINGS_KEY = 'settings';
+const MAX_PASSWORD_BYTES = 1024;
 const SIGNING_KEY = 'signing_key';
 
 export type SettingsService = Awaited<ReturnType<typeof createSettingsService>>;
@@ -36,6 +37,8 @@ export function normaliseUpdate(update: SettingsUpdate, current: Settings): Sett
   if (!(ViewModes as readonly string[]).includes(defaults.viewMode)) throw badRequest('invalid view mode');
   if (defaults.perm.share && !defaults.perm.download) throw badRequest('permission to share requires permission to download');
   if (!['', 'light', 'dark'].includes(update.branding.theme)) throw badRequest('invalid theme');
+  // Passwords longer than this are refused anyway, so a larger minimum would lock everyone out.
+  if (update.minimumPasswordLength > MAX_PASSWORD_BYTES) throw badRequest(`minimumPasswordLength must be at most ${MAX_PASSWORD_BYTES}`);
   const userHomeBasePath = update.userHomeBasePath.trim();
   if (userHomeBasePath.split(/[\\/]/).includes('..')) throw badRequest('invalid home base path');
   return {
