@@ -131,10 +131,13 @@ export async function patchResource(deps: FilesDeps, actor: Actor, sourcePath: s
   if (!sourceContent.stat || !sourceEntry.stat) throw notFound();
 
   let target = await scope.resolveClean(destination, false, 'delete');
-  const isSameEntry = Boolean(target.stat && target.stat.dev === sourceEntry.stat.dev && target.stat.ino === sourceEntry.stat.ino);
+  let isSameEntry = Boolean(target.stat && target.stat.dev === sourceEntry.stat.dev && target.stat.ino === sourceEntry.stat.ino);
   if (!(options.action === 'rename' && isSameEntry)) {
     if (target.stat && !options.override && !options.rename) throw conflict();
-    if (options.rename && target.stat) target = await freeName(scope, destination);
+    if (options.rename && target.stat) {
+      target = await freeName(scope, destination);
+      isSameEntry = false;
+    }
     if (options.override && !user.perm.modify) throw forbidden();
   }
 

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { naturalCompare, sortEntries, type SortableEntry } from './sorting.js';
+
+const entry = (name: string, isDir: boolean, size: number, mtime: number): SortableEntry => ({ name, isDir, size, mtimeNs: BigInt(mtime) * 1_000_000n });
+
+const entries = () => [
+  entry('b10.txt', false, 300, 3),
+  entry('B2.txt', false, 100, 5),
+  entry('zeta', true, 4096, 1),
+  entry('a1.txt', false, 200, 4),
+  entry('Alpha', true, 8192, 2),
+];
+const names = (list: SortableEntry[]) => list.map((item) => item.name);
+
+describe('naturalCompare', () => {
+  it('orders digit runs by value and digits before letters', () => {
+    const sorted = ['file10', 'file2', 'file1', 'file02', 'file', 'a', '10', '9', 'x-1', 'file001'].sort(naturalCompare);
+    expect(sorted).toEqual(['9', '10', 'a', 'file', 'file1', 'file001', 'file2', 'file02', 'file10', 'x-1']);
+    expect(naturalCompare('abc', 'abc')).toBe(0);
+  });
+});
+
+describe('sortEntries (upstream comparator table)', () => {
+  it('name, asc:false: folders first, then case-insensitive natural A→Z', () => {
+    expect(names(sortEntries(entries(), { by: 'name', asc: false }))).toEqual(['Alpha', 'zeta', 'a1.txt', 'B2.txt', 'b10.txt']);
+  });
+  it('name, asc:true: folders first, then Z→A', () => {
+    expect(names(sortEntries(entries(), { by: 'name', asc: true }))).toEqual(['zeta', 'Alpha', 'b10.txt', 'B2.txt', 'a1.txt']);
+  });
+  it('size, asc:false: largest first with folders last', () => {
+    expect(names(sortEntries(entries(), { by: 'size', asc: false }))).toEqual(['b10.txt', 'a1.txt', 'B2.txt', 'Alpha', 'zeta']);
+  });
+  it('size, asc:true: folders first, then smallest first', () => {
+    expect(names(sortEntries(entries(), { by: 'size', asc: true }))).toEqual(['zeta', 'Alpha', 'B2.txt', 'a1.txt', 'b10.txt']);
+  });
+  it('modified, asc:false: newest first; asc:true: oldest first', () => {
+    expect(names(sortEntries(entries(), { by: 'modified', asc: false }))).toEqual(['B2.txt', 'a1.txt', 'b10.txt', 'Alpha', 'zeta']);
+    expect(names(sortEntries(entries(), { by: 'modified', asc: true }))).toEqual(['zeta', 'Alpha', 'b10.txt', 'a1.txt', 'B2.txt']);
+  });
+  it('empty or unknown: read order with asc:false, name Z→A with asc:true', () => {
+    expect(names(sortEntries(entries(), { by: '', asc: false }))).toEqual(names(entries()));
+    expect(names(sortEntries(entries(), { by: 'colour', asc: false }))).toEqual(names(entries()));
+    expect(names(sortEntries(entries(), { by: '', asc: true }))).toEqual(['zeta', 'Alpha', 'b10.txt', 'B2.txt', 'a1.txt']);
+  });
+});
