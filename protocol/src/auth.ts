@@ -20,4 +20,4 @@ export type AuthMethod = (typeof AuthMethods)[number];
 export const AuthBodyLimit = 1024 * 1024;
 
 /** Pattern the login page uses to read the minimum password length from a 400 text. */
-export const MinimumLengthPattern = /minimum length is (\d+)/;
+export { MinimumLengthPattern } from './constants.js';

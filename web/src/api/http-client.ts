@@ -1,0 +1,118 @@
+import { Headers as ProtocolHeaders } from '@burrow/protocol/paths';
+import { ApiError, NoConnectionMessage } from './api-error';
+
+/** How the client reaches the session; set once by the session store. */
+export type HttpClientHooks = {
+  getToken: () => string | null;
+  /** The server asked for a renewal (`X-Renew-Token: true`). */
+  onRenewRequested: () => void;
+  /** The server handed out a replacement token (`X-Auth-Token`), e.g. after a password change. */
+  onTokenIssued: (token: string) => void;
+  /** An authenticated call was refused with 401: the session is over. */
+  onUnauthorized: () => void;
+};
+
+let baseURL = '';
+let hooks: HttpClientHooks = {
+  getToken: () => null,
+  onRenewRequested: () => undefined,
+  onTokenIssued: () => undefined,
+  onUnauthorized: () => undefined,
+};
+
+export function configureHttpClient(options: { baseURL?: string; hooks?: Partial<HttpClientHooks> }): void {
+  if (options.baseURL !== undefined) baseURL = options.baseURL.replace(/\/+$/, '');
+  if (options.hooks) hooks = { ...hooks, ...options.hooks };
+}
+
+/** The absolute URL path of an API path, below the base URL. */
+export function apiUrl(path: string): string {
+  return baseURL + path;
+}
+
+export type RequestOptions = {
+  method?: string;
+  /** A plain object or array is sent as JSON; strings and binary bodies as they are. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Send the session token (default true). */
+  auth?: boolean;
+  /** Do not end the session on a 401 (logout itself, renewals of an expired token). */
+  ignoreUnauthorized?: boolean;
+};
+
+function isRawBody(body: unknown): body is BodyInit {
+  return (
+    typeof body === 'string' ||
+    body instanceof Blob ||
+    body instanceof ArrayBuffer ||
+    ArrayBuffer.isView(body) ||
+    body instanceof FormData ||
+    body instanceof URLSearchParams ||
+    body instanceof ReadableStream
+  );
+}
+
+/**
+ * The one place that calls `fetch`. Adds the base URL and `X-Auth`, reacts to the renewal and
+ * replacement-token headers, ends the session on 401, and turns every failure into an ApiError.
+ */
+export async function request(path: string, options: RequestOptions = {}): Promise<Response> {
+  const useAuth = options.auth ?? true;
+  const headers: Record<string, string> = { ...options.headers };
+  const token = useAuth ? hooks.getToken() : null;
+  if (token) headers[ProtocolHeaders.auth] = token;
+  let body: BodyInit | undefined;
+  if (options.body !== undefined && options.body !== null) {
+    if (isRawBody(options.body)) {
+      body = options.body;
+    } else {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(apiUrl(path), { method: options.method ?? 'GET', headers, body, signal: options.signal, credentials: 'same-origin' });
+  } catch (error) {
+    const aborted = options.signal?.aborted || (error instanceof DOMException && error.name === 'AbortError');
+    throw new ApiError(NoConnectionMessage, 0, Boolean(aborted));
+  }
+
+  if (useAuth && token) {
+    const issued = response.headers.get('x-auth-token');
+    if (issued) hooks.onTokenIssued(issued);
+    else if (response.headers.get(ProtocolHeaders.renewToken) === 'true') hooks.onRenewRequested();
+  }
+
+  if (response.status < 200 || response.status > 299) {
+    let text = '';
+    try {
+      text = (await response.text()).trim();
+    } catch {
+      // The body could not be read; the status line below still explains the failure.
+    }
+    const error = new ApiError(text || `${response.status} ${response.statusText}`.trim(), response.status);
+    if (response.status === 401 && useAuth && !options.ignoreUnauthorized) hooks.onUnauthorized();
+    throw error;
+  }
+  return response;
+}
+
+export async function requestText(path: string, options?: RequestOptions): Promise<string> {
+  const response = await request(path, options);
+  return response.text();
+}
+
+/**
+ * A JSON answer. A non-JSON answer (such as the app page, which the server returns for unknown
+ * GET paths) is reported as a 404 rather than parsed.
+ */
+export async function requestJson<T>(path: string, options?: RequestOptions): Promise<T> {
+  const response = await request(path, options);
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.includes('json')) throw new ApiError('404 Not Found', 404);
+  return (await response.json()) as T;
+}

@@ -1,0 +1,13 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from 'react-router';
+import { queryClient } from './lib/query-client';
+
+type AppRouter = Parameters<typeof RouterProvider>[0]['router'];
+
+export function App({ router }: { router: AppRouter }) {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,31 @@
+import { useId, type FormEvent, type ReactNode } from 'react';
+
+type DialogFrameProps = {
+  title: string;
+  children: ReactNode;
+  /** Footer buttons; a submit button submits the form around the body. */
+  actions: ReactNode;
+  onSubmit?: () => void;
+  /** Marks the dialog as an alert (destructive confirmations). */
+  isAlert?: boolean;
+};
+
+/** The visible dialog box: a labelled modal with a title, a body and a row of actions. */
+export function DialogFrame({ title, children, actions, onSubmit, isAlert }: DialogFrameProps) {
+  const titleId = useId();
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit?.();
+  };
+  return (
+    <div className="dialog" role={isAlert ? 'alertdialog' : 'dialog'} aria-modal="true" aria-labelledby={titleId}>
+      <form onSubmit={handleSubmit} noValidate>
+        <h2 id={titleId} className="dialog__title">
+          {title}
+        </h2>
+        <div className="dialog__body">{children}</div>
+        <div className="dialog__actions">{actions}</div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+/** What every dialog receives besides its own props. */
+export type DialogControls = {
+  dialogId: number;
+  /** Closes this dialog (focus returns to what opened it). */
+  onClose: () => void;
+};
+
+export type NewResourceDialogProps = {
+  /** Decoded virtual path of the folder to create in, with a trailing slash. */
+  folder: string;
+};
+
+/**
+ * Every dialog by name with its props. Add a dialog here and in `dialogComponents`; then
+ * `openDialog('name', props)` is type-checked.
+ */
+export type DialogPropsMap = {
+  'new-folder': NewResourceDialogProps;
+  'new-file': NewResourceDialogProps;
+};
+
+export type DialogName = keyof DialogPropsMap;
+export type DialogPropsOf<K extends DialogName> = DialogPropsMap[K];
+
+type DialogComponents = { [K in DialogName]: LazyExoticComponent<ComponentType<DialogPropsOf<K> & DialogControls>> };
+
+/** Each dialog is its own chunk, fetched the first time it opens. */
+export const dialogComponents: DialogComponents = {
+  'new-folder': lazy(() => import('./new-folder-dialog')),
+  'new-file': lazy(() => import('./new-file-dialog')),
+};

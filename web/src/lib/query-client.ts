@@ -1,0 +1,14 @@
+import { QueryClient } from '@tanstack/react-query';
+import { isApiError } from '../api/api-error';
+
+/** Server data cache shared by the screens; cleared on logout. */
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // Client errors will not fix themselves by asking again; connection failures might.
+      retry: (failureCount, error) => failureCount < 2 && isApiError(error) && (error.status === 0 || error.status >= 500) && !error.isCancel,
+      refetchOnWindowFocus: false,
+      staleTime: 5_000,
+    },
+  },
+});

@@ -1,0 +1,62 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation } from 'react-router';
+import { TopBar } from '../../components/layout/top-bar';
+import { TopBarSlotProvider, useSlotElement } from '../../components/layout/top-bar-slot';
+import { displayName } from '../../lib/startup';
+import { useAppSettings } from '../../stores/app-settings-store';
+import { useLayout } from '../../stores/layout-store';
+import { Sidebar } from './sidebar';
+import './app-layout.css';
+
+/** Top bar, sidebar (a drawer on narrow screens) and the screen. */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const settings = useAppSettings((state) => state.settings);
+  const isSidebarOpen = useLayout((state) => state.isSidebarOpen);
+  const setSidebarOpen = useLayout((state) => state.setSidebarOpen);
+  const toggleSidebar = useLayout((state) => state.toggleSidebar);
+  const [slot, setSlot] = useSlotElement();
+  const location = useLocation();
+
+  // A navigation from the drawer closes it.
+  useEffect(() => {
+    setSidebarOpen(false);
+  }, [location.pathname, setSidebarOpen]);
+
+  useEffect(() => {
+    if (!isSidebarOpen) return;
+    const handleKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setSidebarOpen(false);
+    };
+    document.addEventListener('keydown', handleKey);
+    return () => document.removeEventListener('keydown', handleKey);
+  }, [isSidebarOpen, setSidebarOpen]);
+
+  return (
+    <TopBarSlotProvider element={slot}>
+      <div className="app-layout" data-sidebar-open={isSidebarOpen}>
+        <a className="skip-link" href="#main-content">
+          {t('layout.skipToContent')}
+        </a>
+        <TopBar
+          logoUrl={`${settings.StaticURL}/img/logo.svg`}
+          title={displayName(settings)}
+          menuLabel={t('layout.toggleMenu')}
+          isMenuOpen={isSidebarOpen}
+          onToggleMenu={toggleSidebar}
+          actionsRef={setSlot}
+        />
+        <div className="app-layout__body">
+          <aside id="sidebar" className="sidebar">
+            <Sidebar />
+          </aside>
+          {isSidebarOpen && <div className="app-layout__scrim" aria-hidden="true" onClick={() => setSidebarOpen(false)} />}
+          <main id="main-content" className="app-layout__main" tabIndex={-1}>
+            <Outlet />
+          </main>
+        </div>
+      </div>
+    </TopBarSlotProvider>
+  );
+}

@@ -1,0 +1,11 @@
+import { Navigate, Outlet, useSearchParams } from 'react-router';
+import { useSession } from '../stores/session-store';
+import { safeRedirect } from './login/safe-redirect';
+
+/** The login page is for visitors; a logged-in user goes on to the redirect target or the files. */
+export function RequireGuest() {
+  const user = useSession((state) => state.user);
+  const [params] = useSearchParams();
+  if (user) return <Navigate to={safeRedirect(params.get('redirect'))} replace />;
+  return <Outlet />;
+}

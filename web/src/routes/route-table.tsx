@@ -1,0 +1,74 @@
+import type { RouteObject } from 'react-router';
+import { Navigate } from 'react-router';
+import { RootRoute } from './root-route';
+import { RouteErrorBoundary } from './errors/route-error-boundary';
+import { initialise } from './initialise';
+import { RequireAuth } from './require-auth';
+import { RequireAdmin } from './require-admin';
+import { RequireGuest } from './require-guest';
+import { RedirectToFiles } from './redirect-to-files';
+import { AppLayout } from './layout/app-layout';
+import { ErrorRoute } from './errors/error-route';
+
+/** The route table of the app (spec section 2). Screens are loaded lazily, one chunk each. */
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    // The first navigation waits for the start-up step: session, language, captcha script.
+    loader: async () => {
+      await initialise();
+      return null;
+    },
+    // Later navigations never need the start-up step again.
+    shouldRevalidate: () => false,
+    HydrateFallback: () => null,
+    element: <RootRoute />,
+    errorElement: <RouteErrorBoundary />,
+    children: [
+      {
+        element: <RequireGuest />,
+        children: [{ path: 'login', lazy: async () => ({ Component: (await import('./login/login-screen')).LoginScreen }) }],
+      },
+      {
+        element: <AppLayout />,
+        children: [
+          {
+            // Pathless: a failing screen shows its error inside the layout, sidebar kept.
+            errorElement: <RouteErrorBoundary />,
+            children: [
+          { path: 'share/*', lazy: async () => ({ Component: (await import('./share/share-screen')).ShareScreen }) },
+          { path: '403', element: <ErrorRoute status={403} /> },
+          { path: '404', element: <ErrorRoute status={404} /> },
+          { path: '500', element: <ErrorRoute status={500} /> },
+          {
+            element: <RequireAuth />,
+            children: [
+              { path: 'files/*', lazy: async () => ({ Component: (await import('./files/files-screen')).FilesScreen }) },
+              {
+                path: 'settings',
+                lazy: async () => ({ Component: (await import('./settings/settings-layout')).SettingsLayout }),
+                children: [
+                  { index: true, element: <Navigate to="/settings/profile" replace /> },
+                  { path: 'profile', lazy: async () => ({ Component: (await import('./settings/profile-screen')).ProfileScreen }) },
+                  { path: 'shares', lazy: async () => ({ Component: (await import('./settings/shares-screen')).SharesScreen }) },
+                  {
+                    element: <RequireAdmin />,
+                    children: [
+                      { path: 'global', lazy: async () => ({ Component: (await import('./settings/global-settings-screen')).GlobalSettingsScreen }) },
+                      { path: 'users', lazy: async () => ({ Component: (await import('./settings/users-screen')).UsersScreen }) },
+                      { path: 'users/new', lazy: async () => ({ Component: (await import('./settings/user-screen')).UserScreen }) },
+                      { path: 'users/:id', lazy: async () => ({ Component: (await import('./settings/user-screen')).UserScreen }) },
+                    ],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+          },
+        ],
+      },
+      { path: '*', element: <RedirectToFiles /> },
+    ],
+  },
+];

@@ -1,0 +1,13 @@
+import { Outlet } from 'react-router';
+import { SettingsMenu } from './settings-menu';
+import './settings.css';
+
+/** The settings screens share the menu above their content. */
+export function SettingsLayout() {
+  return (
+    <div className="page settings">
+      <SettingsMenu />
+      <Outlet />
+    </div>
+  );
+}
