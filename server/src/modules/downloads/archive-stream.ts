@@ -53,6 +53,11 @@ class TarPacker implements Packer {
   private readonly pack = tar.pack();
   readonly output = Readable.from(this.pack, { objectMode: false, highWaterMark: 64 * 1024 });
 
+  constructor() {
+    // Failures reach the consumer through `output`; the inner stream's own event is redundant.
+    this.pack.on('error', () => undefined);
+  }
+
   async addDirectory(entry: ArchiveEntry, signal: AbortSignal): Promise<void> {
     await untilAborted(
       new Promise<void>((resolve, reject) => {
@@ -71,6 +76,7 @@ class TarPacker implements Packer {
       ) as unknown as Writable;
     });
     done.catch(() => undefined);
+    sink.on('error', () => undefined);
     try {
       for await (const chunk of source.chunks) {
         if (!sink.write(chunk)) await once(sink, 'drain', { signal });

@@ -1,16 +1,16 @@
-import { Transform, type TransformCallback } from 'node:stream';
+import { Transform, type Duplex, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
-import bzip2 from 'node-bzip2';
 import lzma from 'lzma-native';
 import { compressFrame } from 'lz4-napi';
 import { Compressor as SnappyCompressor } from 'snappy';
 import { CompressStream as ZstdCompressStream } from 'zstd-napi';
 import type { ArchiveFormat } from '@burrow/protocol';
+import { createBzip2Stream } from './bzip2-stream.js';
 
 /**
  * Collects input into blocks of a fixed size and compresses each block on its own. Every block
- * becomes a complete stream of the target format; bzip2 and LZ4 decoders read such concatenated
- * streams as one file. Memory stays at about two blocks whatever the input size, and the
+ * becomes a complete frame of the target format; LZ4 decoders read such concatenated frames as
+ * one file. Memory stays at about two blocks whatever the input size, and the
  * compression itself runs off the event loop.
  */
 export class BlockCompressor extends Transform {
@@ -72,15 +72,13 @@ export class SnappyFramedStream extends Transform {
   }
 }
 
-/** 8 MiB blocks: large enough that bzip2's 900 kB blocks fill up, small enough to stay flat. */
-const BZIP2_BLOCK = 8 * 1024 * 1024;
 const LZ4_BLOCK = 4 * 1024 * 1024;
 
 /**
  * The compression stage for a tar-based format, or undefined for plain tar and zip (zip
  * compresses entry by entry itself). Levels favour streaming speed over the last few percent.
  */
-export function createCompressor(format: ArchiveFormat): Transform | undefined {
+export function createCompressor(format: ArchiveFormat): Duplex | undefined {
   switch (format) {
     case 'zip':
     case 'tar':
@@ -88,7 +86,7 @@ export function createCompressor(format: ArchiveFormat): Transform | undefined {
     case 'targz':
       return zlib.createGzip({ level: 6 });
     case 'tarbz2':
-      return new BlockCompressor(BZIP2_BLOCK, (block) => bzip2.compressAsync(block, { level: 9 }));
+      return createBzip2Stream();
     case 'tarxz':
       // Preset 2 keeps the encoder at about 17 MB; the default preset 6 needs about 94 MB.
       return lzma.createCompressor({ preset: 2, threads: 1 });
