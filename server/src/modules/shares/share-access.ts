@@ -58,7 +58,7 @@ function decodeHeaderPassword(value: string): string | undefined {
 }
 
 /** Any segment of a share-relative path that the owner's hideDotfiles hides. */
-function hasHiddenSegment(scope: Scope, virtual: string): boolean {
+export function hasHiddenSegment(scope: Scope, virtual: string): boolean {
   if (!scope.hideDotfiles) return false;
   return virtual.split('/').some((segment) => segment.startsWith('.'));
 }

@@ -5,6 +5,7 @@ import { createSharesService } from './shares.service.js';
 import { createShareLifecycle } from './share-lifecycle.js';
 import { createShareAccess, type ShareAccessLimits } from './share-access.js';
 import { sharesRoutes } from './shares.routes.js';
+import { publicSharesRoutes } from './public-shares.routes.js';
 
 /**
  * Share links: the authenticated API, the public endpoints, and the listeners that retire links
@@ -22,5 +23,5 @@ export const sharesModule: FastifyPluginAsync<{ services: Services; limits?: Par
   });
 
   await app.register(sharesRoutes, { service });
-  void access;
+  await app.register(publicSharesRoutes, { access });
 };

@@ -1,0 +1,91 @@
+import path from 'node:path';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { Headers, PublicSharePaths, ShareTokenParam, type Resource } from '@burrow/protocol';
+import { notFound } from '../../errors.js';
+import { cleanVirtualPath, joinVirtual } from '../../storage/virtual-path.js';
+import { describeFile, listFolder } from '../files/listing.js';
+import { sendFile } from '../downloads/send-file.js';
+import { sendArchive } from '../downloads/send-archive.js';
+import { parseFilesParam } from '../downloads/request-input.js';
+import type { OpenShare, ShareAccess, ShareCredentials } from './share-access.js';
+import { hasHiddenSegment } from './share-access.js';
+import { isProtected } from './shares.model.js';
+import { decodedPathAfter, queryParam, splitHashAndPath } from './request-path.js';
+
+/** Public listings always sort folders first, then A→Z (upstream's inverted `asc:false`). */
+const PUBLIC_SORTING = { by: 'name', asc: false };
+
+function credentialsOf(request: FastifyRequest): ShareCredentials {
+  const header = request.headers[Headers.sharePassword];
+  return {
+    token: queryParam(request, ShareTokenParam),
+    password: Array.isArray(header) ? header[0] : header,
+    clientAddress: request.ip,
+  };
+}
+
+/** Opens the link named in the URL after `prefix` and resolves the visitor's sub-path in it. */
+async function openFromUrl(access: ShareAccess, request: FastifyRequest, prefix: string) {
+  const { hash, subPath } = splitHashAndPath(decodedPathAfter(request, prefix));
+  const open = await access.open(hash, credentialsOf(request));
+  const resolved = await open.resolve(subPath);
+  return { open, resolved };
+}
+
+/** The share root's name: its base name, or the real folder name for a shared scope root. */
+function rootName(open: OpenShare): string {
+  return open.name || path.basename(open.target.real);
+}
+
+/** The JSON a visitor sees: the folder listing or the file, never the file's content. */
+async function publicResource(open: OpenShare, resolved: Awaited<ReturnType<OpenShare['resolve']>>): Promise<Resource> {
+  let resource: Resource;
+  if (resolved.stat?.isDirectory()) {
+    resource = await listFolder(open.scope, resolved, PUBLIC_SORTING);
+    resource.name = rootName(open);
+    if (resolved.virtual === '/') resource.path = '/';
+  } else {
+    // Visitors never edit: text is reported immutable, and the content stays behind downloads.
+    resource = await describeFile(open.scope, resolved, { content: false, user: { perm: { modify: false } } });
+    resource.path = open.isDir ? resolved.virtual : '';
+    // Subtitle paths of a shared file would be owner-scope paths; within a folder they are share-relative.
+    if (!open.isDir) delete resource.subtitles;
+  }
+  if (isProtected(open.share)) resource.token = open.share.token;
+  return resource;
+}
+
+/** Keeps `files=` selections away from hidden dotfiles the owner never sees listed. */
+function visibleFiles(open: OpenShare, base: string, files: string[]): string[] {
+  return files.filter((file) => !hasHiddenSegment(open.scope, cleanVirtualPath(joinVirtual(base, file.replace(/^\/+/, ''))).path));
+}
+
+/**
+ * Public share endpoints (no login). Every one opens the link through `ShareAccess`, which
+ * applies the protocol's checks in order (404, 401/429, 403) before anything is read; paths then
+ * resolve inside the shared item only.
+ */
+export const publicSharesRoutes: FastifyPluginAsync<{ access: ShareAccess }> = async (app, { access }) => {
+  for (const url of [PublicSharePaths.share, `${PublicSharePaths.share}/*`]) {
+    app.get(url, async (request) => {
+      const { open, resolved } = await openFromUrl(access, request, PublicSharePaths.share);
+      return publicResource(open, resolved);
+    });
+  }
+
+  async function download(request: FastifyRequest, reply: FastifyReply) {
+    const { open, resolved } = await openFromUrl(access, request, PublicSharePaths.download);
+    const inline = queryParam(request, 'inline') === 'true';
+    if (!resolved.stat || resolved.stat.isSymbolicLink()) throw notFound();
+    if (resolved.stat.isDirectory()) {
+      const files = visibleFiles(open, resolved.virtual, parseFilesParam(queryParam(request, 'files')));
+      if (queryParam(request, 'files') && files.length === 0) throw notFound();
+      return sendArchive(reply, open.scope, resolved.virtual, files, queryParam(request, 'algo'));
+    }
+    return sendFile(request, reply, resolved, { inline });
+  }
+
+  for (const url of [PublicSharePaths.download, `${PublicSharePaths.download}/*`]) {
+    app.route({ method: ['GET', 'HEAD'], url, handler: download });
+  }
+};
