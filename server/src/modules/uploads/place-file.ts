@@ -1,8 +1,8 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { conflict } from '../../errors.js';
+import { stagingPathFor } from '../files/atomic-write.js';
 
 const code = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
 
@@ -50,7 +50,8 @@ async function switchInto(source: string, target: string, override: boolean): Pr
 }
 
 async function copyAcross(stagingPath: string, target: string, override: boolean): Promise<void> {
-  const temporary = path.join(path.dirname(target), `.burrow-upload-${crypto.randomUUID()}.tmp`);
+  // The same hidden naming as the resources API's atomic writes, which listings leave out.
+  const temporary = stagingPathFor(target);
   try {
     await fsp.copyFile(stagingPath, temporary, fs.constants.COPYFILE_EXCL);
     await syncRegularFile(temporary);

@@ -81,6 +81,26 @@ describe('one writer per upload', () => {
   });
 });
 
+describe('completion re-checks the gate', () => {
+  it('refuses (403) to finish into a folder swapped for an escaping link during the last PATCH', async () => {
+    const data = randomBytes(200_000, 6);
+    fs.mkdirSync(path.join(t.root, 'drop'));
+    await create('/drop/file.bin', data.length);
+    const last = slowPatch('/drop/file.bin', 0, data.length);
+    last.request().write(data.subarray(0, 100_000));
+    await waitFor(async () => (await stagingSize()) === 100_000, 10_000, 'first bytes on disk');
+    fs.renameSync(path.join(t.root, 'drop'), path.join(t.root, 'drop-away'));
+    fs.symlinkSync(t.outside, path.join(t.root, 'drop'));
+    last.request().end(data.subarray(100_000));
+    const response = await last.response;
+    expect(response.status).toBe(403);
+    expect(fs.readdirSync(t.outside)).toEqual([]);
+    expect(fs.readdirSync(path.join(t.root, 'drop-away'))).toEqual([]);
+    expect(await uploadRows(t)).toHaveLength(0);
+    expect(fs.readdirSync(path.join(t.config.cacheDir, 'uploads'))).toEqual([]);
+  });
+});
+
 describe('client aborts', () => {
   it('keeps the bytes received before the connection dropped, and the upload resumes from there', async () => {
     const data = randomBytes(600_000, 9);

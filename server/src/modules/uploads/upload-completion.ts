@@ -55,7 +55,7 @@ export async function missingParents(scope: Scope, target: ResolvedPath): Promis
 export async function completeUpload(context: UploadContext, user: UserRecord, scope: Scope, upload: UploadRecord): Promise<void> {
   let placed: { target: ResolvedPath; existed: boolean; createdFolders: Folder[] };
   try {
-    placed = await placeUpload(context, user, scope, upload);
+    placed = await placeUpload(context, user, scope, upload, (file) => runHook(context, 'before_upload', user, file));
     await context.repository.markFinished(upload.id, Date.now());
   } catch (error) {
     await discardUpload(context, upload).catch((cleanupError: unknown) =>
@@ -73,20 +73,30 @@ export async function completeUpload(context: UploadContext, user: UserRecord, s
       ? { kind: 'modified', user, real: target.real, virtual: target.virtual }
       : { kind: 'created', user, real: target.real, virtual: target.virtual, isDir: false },
   );
-  if (context.hooks) {
-    try {
-      await context.hooks({ user, real: target.real, virtual: target.virtual });
-    } catch (error) {
-      context.log.warn({ err: error, path: target.virtual }, 'upload hook failed');
-    }
+  await runHook(context, 'after_upload', user, target.real);
+}
+
+/**
+ * The `upload` hooks run around the moment the file appears, as for uploads through the
+ * resources API. The bytes are already here, so a failing hook is logged and never undoes or
+ * blocks the upload.
+ */
+async function runHook(context: UploadContext, event: 'before_upload' | 'after_upload', user: UserRecord, file: string): Promise<void> {
+  if (!context.hooks) return;
+  try {
+    await context.hooks.run(event, { user, file });
+  } catch (error) {
+    context.log.warn({ err: error, event }, 'upload hook failed');
   }
 }
 
-async function placeUpload(context: UploadContext, user: UserRecord, scope: Scope, upload: UploadRecord) {
+async function placeUpload(context: UploadContext, user: UserRecord, scope: Scope, upload: UploadRecord, beforeHook: (file: string) => Promise<void>) {
   const first = await checkTarget(user, scope, upload.path, upload.override);
+  await beforeHook(first.real);
   const createdFolders = await missingParents(scope, first);
   if (createdFolders.length > 0) await scope.ensureParent(first, context.config.dirMode);
-  // Resolve once more now that the parents exist: confinement is then checked on their real paths.
+  // Resolve once more now that the parents exist (and the hook has run): confinement is then
+  // checked on their real paths.
   const target = await checkTarget(user, scope, upload.path, upload.override);
   await placeFile(upload.stagingPath, target.real, upload.override);
   return { target, existed: Boolean(target.stat), createdFolders };

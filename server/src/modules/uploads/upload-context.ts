@@ -6,10 +6,13 @@ import type { UploadLocks } from './upload-locks.js';
 import type { UploadRecord, UploadsRepository } from './uploads.repository.js';
 import type { StagingArea } from './staging.js';
 
-/** Runs the `upload` hooks of a finished upload (before/after commands); failures are ignored. */
-export type UploadHooks = (context: { user: UserRecord; real: string; virtual: string }) => Promise<void>;
+/** The hook runner (`settings.commands`) as uploads use it: the `upload` events only. */
+export type UploadHooks = {
+  run(event: 'before_upload' | 'after_upload', context: { user: Pick<UserRecord, 'username' | 'scope'>; file: string }): Promise<void>;
+};
 
 export type UploadsLog = {
+  info: (object: unknown, message: string) => void;
   warn: (object: unknown, message: string) => void;
   error: (object: unknown, message: string) => void;
 };

@@ -7,15 +7,17 @@ import { createUploadsRepository } from './uploads.repository.js';
 import { createUploadsService, type UploadsService } from './uploads.service.js';
 import { DEFAULT_MAX_UPLOAD_LENGTH } from './tus-headers.js';
 import { tusRoutes } from './tus.routes.js';
+import { createHooks } from '../files/hooks.js';
 
 export type UploadsOptions = {
-  /** Runs the `upload` hooks after an upload replaced its target. */
+  /** Runs the `upload` hooks around the moment an upload replaces its target (the settings'
+   * command hooks unless given). */
   hooks?: UploadHooks;
   /** Largest `Upload-Length` accepted (413 beyond); 1 TiB unless set. */
   maxUploadLength?: number;
 };
 
-type UploadsDeps = Pick<Services, 'config' | 'db' | 'scopes' | 'fileEvents'> & { log: UploadsLog };
+type UploadsDeps = Pick<Services, 'config' | 'db' | 'scopes' | 'fileEvents' | 'settings'> & { log: UploadsLog };
 
 /** Builds the uploads service over the shared services (the HTTP module and tests use this). */
 export function createUploads(services: UploadsDeps, options: UploadsOptions = {}): UploadsService {
@@ -26,7 +28,7 @@ export function createUploads(services: UploadsDeps, options: UploadsOptions = {
     repository: createUploadsRepository(services.db),
     staging: createStagingArea(services.config.cacheDir, services.config.fileMode),
     locks: createUploadLocks(),
-    hooks: options.hooks,
+    hooks: options.hooks ?? createHooks(services, { log: services.log }),
     log: services.log,
     maxLength: options.maxUploadLength ?? DEFAULT_MAX_UPLOAD_LENGTH,
   });

@@ -1,0 +1,122 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import type http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fileSha256, randomBytes, rawRequest, sha256, tusUrl, waitFor } from './tus.test-support.js';
+
+// The real server in a child process, killed with SIGKILL in the middle of a transfer.
+const serverDir = fileURLToPath(new URL('../../..', import.meta.url));
+const mainFile = path.join(serverDir, 'src', 'main.ts');
+const PASSWORD = 'kill-test-password-1';
+
+let base: string;
+let child: ChildProcess | undefined;
+
+beforeAll(() => {
+  // The child resolves @burrow/protocol through its build output; bring it up to date.
+  execFileSync(process.execPath, [path.join(serverDir, '..', 'node_modules', 'typescript', 'bin', 'tsc'), '-b', path.join(serverDir, '..', 'protocol')], { stdio: 'ignore', timeout: 120_000 });
+}, 130_000);
+
+beforeEach(() => {
+  base = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-kill-'));
+  fs.mkdirSync(path.join(base, 'root'));
+});
+afterEach(async () => {
+  if (child && child.exitCode === null && child.signalCode === null) {
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child!.once('exit', resolve));
+  }
+  child = undefined;
+  fs.rmSync(base, { recursive: true, force: true });
+});
+
+/** Starts `burrow serve` on a free port of 127.0.0.1 and resolves with that port. */
+function startServer(): Promise<number> {
+  const args = ['--import', 'tsx', mainFile, 'serve', '--root', path.join(base, 'root'), '--database', path.join(base, 'burrow.db'), '--cache-dir', path.join(base, 'cache'), '--address', '127.0.0.1', '--port', '0', '--log-level', 'info'];
+  const started = spawn(process.execPath, args, { cwd: serverDir, env: { ...process.env, BURROW_ADMIN_PASSWORD: PASSWORD }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = started;
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 45_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /at http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    started.stdout!.on('data', onData);
+    started.stderr!.on('data', onData);
+    started.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+const stagingDir = () => path.join(base, 'cache', 'uploads');
+const stagingSize = () => {
+  const names = fs.existsSync(stagingDir()) ? fs.readdirSync(stagingDir()) : [];
+  return names.length === 1 ? fs.statSync(path.join(stagingDir(), names[0]!)).size : -1;
+};
+
+describe('SIGKILL during an override upload', () => {
+  it('leaves the old file intact with nothing beside it, and the upload resumes after restart', async () => {
+    const oldContent = randomBytes(1024 * 1024, 1);
+    const target = path.join(base, 'root', 'movie.bin');
+    fs.writeFileSync(target, oldContent);
+    const data = randomBytes(8 * 1024 * 1024, 2);
+    const received = 3 * 1024 * 1024;
+
+    let port = await startServer();
+    const login = await rawRequest(port, { method: 'POST', path: '/api/login', headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ username: 'admin', password: PASSWORD })) });
+    expect(login.status).toBe(200);
+    const token = login.body;
+    const created = await rawRequest(port, { method: 'POST', path: tusUrl('/movie.bin', true), headers: { 'x-auth': token, 'upload-length': data.length } });
+    expect(created.status).toBe(201);
+
+    let outgoing: http.ClientRequest | undefined;
+    const transfer = rawRequest(port, {
+      method: 'PATCH',
+      path: tusUrl('/movie.bin'),
+      headers: { 'x-auth': token, 'content-type': 'application/offset+octet-stream', 'upload-offset': 0, 'content-length': data.length },
+      body: (request) => {
+        outgoing = request;
+        request.on('error', () => undefined);
+        request.write(data.subarray(0, received));
+      },
+    });
+    transfer.catch(() => undefined);
+    await waitFor(() => stagingSize() === received, 20_000, 'the first bytes on disk');
+    expect(fileSha256(target)).toBe(sha256(oldContent));
+
+    const exited = new Promise((resolve) => child!.once('exit', resolve));
+    child!.kill('SIGKILL');
+    await exited;
+    outgoing?.destroy();
+
+    expect(fileSha256(target)).toBe(sha256(oldContent));
+    expect(fs.readdirSync(path.join(base, 'root'))).toEqual(['movie.bin']);
+
+    port = await startServer();
+    const head = await rawRequest(port, { method: 'HEAD', path: tusUrl('/movie.bin'), headers: { 'x-auth': token } });
+    expect(head.status).toBe(200);
+    expect(head.headers['upload-offset']).toBe(String(received));
+    expect(head.headers['upload-length']).toBe(String(data.length));
+    const rest = await rawRequest(port, {
+      method: 'PATCH',
+      path: tusUrl('/movie.bin'),
+      headers: { 'x-auth': token, 'content-type': 'application/offset+octet-stream', 'upload-offset': received, 'content-length': data.length - received },
+      body: data.subarray(received),
+    });
+    expect(rest.status).toBe(204);
+    expect(rest.headers['upload-offset']).toBe(String(data.length));
+    expect(fileSha256(target)).toBe(sha256(data));
+    expect(fs.readdirSync(path.join(base, 'root'))).toEqual(['movie.bin']);
+    expect(fs.readdirSync(stagingDir())).toEqual([]);
+  }, 120_000);
+});

@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test-support/app.js';
+import type { AppError } from '../../errors.js';
+import { freeBytesAt } from './staging.js';
+import { createUploads } from './uploads.module.js';
+import { DEFAULT_MAX_UPLOAD_LENGTH } from './tus-headers.js';
+import { stagingFiles, tusClient, uploadInChunks, uploadRows } from './tus.test-support.js';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await createTestApp({ enableExec: true });
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const quietLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const admin = async () => (await t.app.services.usersRepository.findById(1))!;
+
+describe('disk space', () => {
+  it('refuses an upload larger than the free space with 507 before writing anything', async () => {
+    const uploads = createUploads({ ...t.app.services, log: quietLog }, { maxUploadLength: Number.MAX_SAFE_INTEGER });
+    const free = await freeBytesAt(t.config.cacheDir);
+    const error = await uploads.create(await admin(), '/huge.bin', { uploadLength: String(free + 2 ** 30), override: false }).catch((caught: unknown) => caught);
+    expect((error as AppError).status).toBe(507);
+    expect(stagingFiles(t)).toHaveLength(0);
+    expect(await uploadRows(t)).toHaveLength(0);
+  });
+
+  const free = fs.statfsSync(process.env.TMPDIR ?? '/tmp');
+  const reachable = free.bavail * free.bsize + 2 ** 30 <= DEFAULT_MAX_UPLOAD_LENGTH;
+  it.runIf(reachable)('answers 507 over HTTP when the length is allowed but the disk cannot hold it', async () => {
+    const tus = tusClient(t, await t.login());
+    const length = (await freeBytesAt(t.config.cacheDir)) + 2 ** 30;
+    expect((await tus.create('/huge.bin', length)).statusCode).toBe(507);
+  });
+});
+
+describe('upload hooks', () => {
+  async function setCommands(commands: Record<string, string[]>) {
+    const settings = t.app.services.settings;
+    await settings.save({ ...settings.get(), commands });
+  }
+
+  it('runs before_upload on the old file and after_upload on the new one', async () => {
+    const before = path.join(t.outside, 'before.txt');
+    const after = path.join(t.outside, 'after.txt');
+    await setCommands({ before_upload: [`cp $FILE ${before}`], after_upload: [`cp $FILE ${after}`] });
+    fs.writeFileSync(path.join(t.root, 'hooked.txt'), 'old');
+    await uploadInChunks(t, await t.login(), '/hooked.txt', Buffer.from('new content'), 4, true);
+    expect(fs.readFileSync(before, 'utf8')).toBe('old');
+    expect(fs.readFileSync(after, 'utf8')).toBe('new content');
+  });
+
+  it('ignores failing hooks: the upload still completes', async () => {
+    await setCommands({ before_upload: ['false'], after_upload: ['false'] });
+    const response = await uploadInChunks(t, await t.login(), '/failing-hooks.txt', Buffer.from('data'), 4);
+    expect(response.statusCode).toBe(204);
+    expect(fs.readFileSync(path.join(t.root, 'failing-hooks.txt'), 'utf8')).toBe('data');
+  });
+
+  it('runs the hooks for a zero-length upload too', async () => {
+    const after = path.join(t.outside, 'zero.txt');
+    await setCommands({ after_upload: [`cp $FILE ${after}`] });
+    const response = await tusClient(t, await t.login()).create('/zero.txt', 0);
+    expect(response.statusCode).toBe(201);
+    expect(fs.readFileSync(after, 'utf8')).toBe('');
+  });
+});
