@@ -1,5 +1,6 @@
+import fs from 'node:fs';
 import { Command, Option } from 'commander';
-import { AuthMethods } from '@burrow/protocol';
+import { AuthMethods, PermissionNames } from '@burrow/protocol';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { openDatabase } from '../storage/db.js';
 import { createSettingsService } from '../modules/settings/settings.service.js';
@@ -8,7 +9,6 @@ import { createUsersService } from '../modules/users/users.service.js';
 import { createScopes } from '../storage/scopes.js';
 import { allPermissions } from '../modules/users/users.model.js';
 import { bootstrapAdmin } from '../modules/users/bootstrap.js';
-import { serve } from './serve.js';
 import { setSetting } from './config-set.js';
 
 type GlobalFlags = Record<string, string | boolean | undefined>;
@@ -63,6 +63,9 @@ export function configFromFlags(flags: GlobalFlags): Config {
 }
 
 async function openStores(config: Config) {
+  // As at server start: the root must exist before scopes are resolved and probed, so user
+  // commands work on a machine where the server has never run.
+  fs.mkdirSync(config.root, { recursive: true, mode: config.dirMode });
   const db = await openDatabase(config.database);
   const settings = await createSettingsService(db);
   const scopes = createScopes(config, settings);
@@ -87,16 +90,24 @@ export async function runCli(argv: string[]): Promise<void> {
   });
 
   addServerOptions(program.command('serve', { isDefault: true }).description('serve the web app and API'))
-    .action(async (flags: GlobalFlags) => serve(withConfig(flags)));
+    .action(async (flags: GlobalFlags) => {
+      const config = withConfig(flags);
+      // Loaded on demand: the user and config commands need none of the feature modules (image,
+      // archive and compression libraries), and start much faster without them.
+      const { serve } = await import('./serve.js');
+      await serve(config);
+    });
 
   const users = program.command('users').description('manage users');
   addServerOptions(users.command('ls').description('list users')).action(async (flags: GlobalFlags) => {
     const stores = await openStores(withConfig(flags));
-    const list = await stores.users.list();
-    for (const user of list) {
-      process.stdout.write(`${user.id}\t${user.username}\t${user.perm.admin ? 'admin' : 'user'}\t${user.scope}\n`);
+    try {
+      for (const user of await stores.users.list()) {
+        process.stdout.write(`${user.id}\t${user.username}\t${user.perm.admin ? 'admin' : 'user'}\t${user.scope}\n`);
+      }
+    } finally {
+      await stores.db.destroy();
     }
-    await stores.db.destroy();
   });
   addServerOptions(
     users
@@ -108,15 +119,18 @@ export async function runCli(argv: string[]): Promise<void> {
   ).action(async (username: string, password: string, flags: GlobalFlags) => {
     const config = withConfig(flags);
     const stores = await openStores(config);
-    const admin = (await stores.users.findById(1)) ?? (await stores.users.list()).find((user) => user.perm.admin);
-    if (!admin) throw new Error('no admin user to act as');
     const defaults = stores.settings.get().defaults;
-    const perm = flags.admin
-      ? allPermissions()
-      : flags.perm
-        ? Object.fromEntries(Object.keys(defaults.perm).map((name) => [name, String(flags.perm).split(',').includes(name)]))
-        : defaults.perm;
     try {
+      const admin = (await stores.users.list()).find((user) => user.perm.admin);
+      if (!admin) throw new Error('no admin user to act as');
+      const named = flags.perm ? String(flags.perm).split(',').map((name) => name.trim()).filter(Boolean) : [];
+      const unknown = named.filter((name) => !(PermissionNames as readonly string[]).includes(name));
+      if (unknown.length) throw new Error(`unknown permission ${unknown.join(', ')}; use ${PermissionNames.join(', ')}`);
+      const perm = flags.admin
+        ? allPermissions()
+        : flags.perm
+          ? Object.fromEntries(PermissionNames.map((name) => [name, named.includes(name)]))
+          : defaults.perm;
       const id = await stores.usersService.create(
         admin,
         { what: 'user', which: [], data: { username, password, scope: flags.scope ? String(flags.scope) : '', perm: perm as never } },
@@ -129,12 +143,15 @@ export async function runCli(argv: string[]): Promise<void> {
   });
   addServerOptions(users.command('rm <username>').description('delete a user')).action(async (username: string, flags: GlobalFlags) => {
     const stores = await openStores(withConfig(flags));
-    const user = await stores.users.findByUsername(username);
-    if (!user) throw new Error(`no user named ${username}`);
-    if (user.perm.admin && (await stores.users.countAdmins()) <= 1) throw new Error('the sole admin cannot be deleted');
-    await stores.users.remove(user.id);
-    process.stdout.write(`deleted user ${username}\n`);
-    await stores.db.destroy();
+    try {
+      const user = await stores.users.findByUsername(username);
+      if (!user) throw new Error(`no user named ${username}`);
+      // Through the service, so the sole-admin rule and deletion listeners apply as over HTTP.
+      await stores.usersService.remove({ ...user, perm: allPermissions() }, user.id, undefined, { trusted: true });
+      process.stdout.write(`deleted user ${username}\n`);
+    } finally {
+      await stores.db.destroy();
+    }
   });
   addServerOptions(
     users
@@ -143,19 +160,19 @@ export async function runCli(argv: string[]): Promise<void> {
       .option('--password <password>', 'new password')
       .option('--scope <path>', 'new scope')
       .addOption(new Option('--admin <bool>', 'grant or remove admin').choices(['true', 'false']))
-      .option('--lock-password <bool>', 'stop the user changing their password'),
+      .addOption(new Option('--lock-password <bool>', 'stop the user changing their password').choices(['true', 'false'])),
   ).action(async (username: string, flags: GlobalFlags) => {
     const stores = await openStores(withConfig(flags));
-    const user = await stores.users.findByUsername(username);
-    if (!user) throw new Error(`no user named ${username}`);
-    const data: Record<string, unknown> = { id: user.id };
-    const which: string[] = [];
-    if (flags.password !== undefined) (data.password = flags.password), which.push('password');
-    if (flags.scope !== undefined) (data.scope = flags.scope), which.push('scope');
-    if (flags.admin !== undefined) (data.perm = flags.admin === 'true' ? allPermissions() : { ...user.perm, admin: false }), which.push('perm');
-    if (flags.lockPassword !== undefined) (data.lockPassword = flags.lockPassword === 'true'), which.push('lockPassword');
-    if (!which.length) throw new Error('nothing to change');
     try {
+      const user = await stores.users.findByUsername(username);
+      if (!user) throw new Error(`no user named ${username}`);
+      const data: Record<string, unknown> = { id: user.id };
+      if (flags.password !== undefined) data.password = flags.password;
+      if (flags.scope !== undefined) data.scope = flags.scope;
+      if (flags.admin !== undefined) data.perm = flags.admin === 'true' ? allPermissions() : { ...user.perm, admin: false };
+      if (flags.lockPassword !== undefined) data.lockPassword = flags.lockPassword === 'true';
+      const which = Object.keys(data).filter((name) => name !== 'id');
+      if (!which.length) throw new Error('nothing to change: give --password, --scope, --admin or --lock-password');
       const admin = { ...user, perm: allPermissions() };
       await stores.usersService.update(admin, user.id, { what: 'user', which, data: data as never }, { trusted: true });
       process.stdout.write(`updated user ${username}\n`);
@@ -168,9 +185,12 @@ export async function runCli(argv: string[]): Promise<void> {
   addServerOptions(configCommand.command('show').description('print the settings')).action(async (flags: GlobalFlags) => {
     const config = withConfig(flags);
     const stores = await openStores(config);
-    const { adminPassword: _hidden, recaptchaSecret: _secret, ...server } = config;
-    print({ server, settings: stores.settings.get() });
-    await stores.db.destroy();
+    try {
+      const { adminPassword: _hidden, recaptchaSecret: _secret, ...server } = config;
+      print({ server, settings: stores.settings.get() });
+    } finally {
+      await stores.db.destroy();
+    }
   });
   addServerOptions(
     configCommand

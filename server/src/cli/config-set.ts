@@ -1,4 +1,5 @@
-import { AuthMethods, type Settings } from '@burrow/protocol';
+import { Value } from '@sinclair/typebox/value';
+import { AuthMethods, SettingsUpdate, type Settings } from '@burrow/protocol';
 import type { SettingsService } from '../modules/settings/settings.service.js';
 import { normaliseUpdate } from '../modules/settings/settings.service.js';
 
@@ -25,7 +26,7 @@ export async function setSetting(settings: SettingsService, key: string, text: s
     if (!['true', 'false'].includes(text)) throw new Error(`${key} must be true or false`);
     value = text === 'true';
   } else if (typeof previous === 'number') {
-    value = Number(text);
+    value = /^\s*-?\d+\s*$/.test(text) ? Number(text) : NaN;
     if (!Number.isInteger(value)) throw new Error(`${key} must be a whole number`);
   } else if (typeof previous === 'string') {
     value = text;
@@ -37,7 +38,10 @@ export async function setSetting(settings: SettingsService, key: string, text: s
     }
   }
   target[last] = value;
-  if (current.minimumPasswordLength < 1) throw new Error('minimumPasswordLength must be at least 1');
-  if (current.tus.chunkSize < 0 || current.tus.retryCount < 0) throw new Error('tus values must be at least 0');
+  // The same shape check the HTTP API applies: JSON values can hold anything.
+  if (!Value.Check(SettingsUpdate, current)) {
+    const error = Value.Errors(SettingsUpdate, current).First();
+    throw new Error(`${key}: ${error ? `${error.message} at ${error.path || '/'}` : 'invalid value'}`);
+  }
   await settings.save(normaliseUpdate(current, settings.get()));
 }

@@ -3,7 +3,11 @@ import { buildApp } from '../app.js';
 
 /** Builds the app, listens, and shuts down gracefully on SIGINT/SIGTERM. */
 export async function serve(config: Config): Promise<void> {
-  const app = await buildApp(config);
+  // The generated first-run password goes straight to the terminal: a quiet log level must not
+  // swallow the only copy of it.
+  const app = await buildApp(config, {
+    onAdminPassword: (password) => process.stdout.write(`created user "admin" with the generated password ${password} (shown once; change it after logging in)\n`),
+  });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

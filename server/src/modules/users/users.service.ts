@@ -209,9 +209,9 @@ export function createUsersService(deps: {
     },
 
     /** DELETE /api/users/{id}. */
-    async remove(requester: Requester, id: number, currentPassword: string | undefined): Promise<void> {
+    async remove(requester: Requester, id: number, currentPassword: string | undefined, options: TrustOptions = {}): Promise<void> {
       if (!requester.perm.admin && requester.id !== id) throw forbidden();
-      await requireCurrentPassword(requester, currentPassword);
+      if (!options.trusted) await requireCurrentPassword(requester, currentPassword);
       const existing = await users.findById(id);
       if (!existing) throw notFound();
       if (existing.perm.admin && (await users.countAdmins()) <= 1) throw forbidden('the sole admin cannot be deleted');
