@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Rule } from '@burrow/protocol';
 import { AppError } from '../../errors.js';
-import { createRuleChecker, validateRules } from './rules.js';
+import { createRuleChecker, sanitiseRules, validateRules } from './rules.js';
 
 const deny = (path: string): Rule => ({ regex: false, allow: false, path, regexp: { raw: '' } });
 const allow = (path: string): Rule => ({ regex: false, allow: true, path, regexp: { raw: '' } });
@@ -125,5 +125,12 @@ describe('validateRules', () => {
     expect(status([denyRegex('')])).toBe(400);
     expect(status([deny('relative/path')])).toBe(400);
     expect(status([deny('')])).toBe(400);
+  });
+});
+
+describe('sanitiseRules', () => {
+  it('keeps the four rule fields and nothing else', () => {
+    const sent = [{ ...deny('/x'), extra: 'x'.repeat(100), regexp: { raw: '', more: 1 } }, { regex: true, allow: true, path: '' } as unknown as Rule];
+    expect(sanitiseRules(sent as Rule[])).toEqual([deny('/x'), { regex: true, allow: true, path: '', regexp: { raw: '' } }]);
   });
 });

@@ -18,6 +18,11 @@ export function validateRules(rules: Rule[]): void {
   }
 }
 
+/** The stored form of rules: known fields only, whatever else a client sent along. */
+export function sanitiseRules(rules: Rule[]): Rule[] {
+  return rules.map((rule) => ({ regex: rule.regex, allow: rule.allow, path: rule.path, regexp: { raw: rule.regexp?.raw ?? '' } }));
+}
+
 type CompiledRule = { allow: boolean; test: (path: string) => boolean };
 
 /** Normalises a path for rule matching: NFC, and case-folded on case-insensitive filesystems. */

@@ -116,6 +116,13 @@ describe('PUT /api/settings', () => {
     expect(stored.rules).toEqual([]);
   });
 
+  it('stores rules with their four fields only', async () => {
+    const rule = { regex: false, allow: false, path: '/p', regexp: { raw: '' } };
+    const response = await putSettings({ ...(await getSettings()), rules: [{ ...rule, note: 'dropped' }] });
+    expect(response.statusCode).toBe(200);
+    expect((await getSettings()).rules).toEqual([rule]);
+  });
+
   it('ignores authMethod: it cannot be switched over the API', async () => {
     const current = await getSettings();
     expect((await putSettings({ ...current, authMethod: 'noauth' })).statusCode).toBe(200);

@@ -3,7 +3,7 @@ import { DefaultMinimumPasswordLength, DefaultTus, HookEvents, ViewModes, type S
 import type { Db } from '../../storage/db.js';
 import { badRequest } from '../../errors.js';
 import { freshSettings } from './settings.defaults.js';
-import { validateRules } from '../rules/rules.js';
+import { sanitiseRules, validateRules } from '../rules/rules.js';
 
 const SETTINGS_KEY = 'settings';
 const MAX_PASSWORD_BYTES = 1024;
@@ -29,7 +29,7 @@ export function normaliseUpdate(update: SettingsUpdate, current: Settings): Sett
     if (!(HookEvents as readonly string[]).includes(event)) throw badRequest(`unknown command event ${event}`);
     commands[event] = (lines ?? []).map((line) => line.trim()).filter(Boolean);
   }
-  const rules = update.rules ?? [];
+  const rules = sanitiseRules(update.rules ?? []);
   validateRules(rules);
   const defaults = { ...update.defaults };
   defaults.locale = defaults.locale || 'en';

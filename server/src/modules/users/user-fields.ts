@@ -1,7 +1,7 @@
 import { Value } from '@sinclair/typebox/value';
 import { User, ViewModes } from '@burrow/protocol';
 import { badRequest } from '../../errors.js';
-import { validateRules } from '../rules/rules.js';
+import { sanitiseRules, validateRules } from '../rules/rules.js';
 import type { NewUserRecord } from './users.model.js';
 
 /** JSON field name → how it is validated and stored on the record. */
@@ -62,6 +62,10 @@ export function checkField(name: WritableField, value: unknown): void {
     case 'locale':
       if ((value as string).length > 16) throw badRequest('invalid locale');
       break;
+    case 'aceEditorTheme':
+      // It travels inside every token; keep it a name, not a payload.
+      if ((value as string).length > 64) throw badRequest('invalid aceEditorTheme');
+      break;
     default:
       break;
   }
@@ -88,7 +92,7 @@ export function applyField(record: NewUserRecord, name: Exclude<WritableField, '
       record.commands = (value as string[]).map((command) => command.trim()).filter(Boolean);
       break;
     case 'rules':
-      record.rules = (value as NewUserRecord['rules']).map((rule) => ({ ...rule, regexp: { raw: rule.regexp?.raw ?? '' } }));
+      record.rules = sanitiseRules(value as NewUserRecord['rules']);
       break;
     default:
       (record as Record<string, unknown>)[name] = value;

@@ -63,6 +63,7 @@ describe('PUT /api/users/{id}: named fields', () => {
     expect((await putUser(t, bobToken, bob.id, { which: ['favouriteColour'], data: { favouriteColour: 'red' } })).statusCode).toBe(400);
     expect((await putUser(t, bobToken, bob.id, { which: ['locale'], data: {} })).statusCode).toBe(400);
     expect((await putUser(t, bobToken, bob.id, { which: ['singleClick'], data: { singleClick: 'yes' } })).statusCode).toBe(400);
+    expect((await putUser(t, bobToken, bob.id, { which: ['aceEditorTheme'], data: { aceEditorTheme: 'x'.repeat(65) } })).statusCode).toBe(400);
     expect((await putUser(t, bobToken, bob.id, { what: 'share', which: ['locale'], data: { locale: 'fr' } })).statusCode).toBe(400);
     expect((await stored()).locale).toBe('en');
   });
@@ -229,6 +230,9 @@ describe('PUT /api/users/{id}: admin edits', () => {
     expect((await putUser(t, admin, bob.id, { which: ['rules', 'commands'], current_password: ADMIN_PASSWORD, data: { rules, commands: ['ls', ' git '] } })).statusCode).toBe(200);
     expect((await stored()).rules).toEqual(rules);
     expect((await stored()).commands).toEqual(['ls', 'git']);
+    const padded = [{ ...rules[0], note: 'x'.repeat(1000) }];
+    expect((await putUser(t, admin, bob.id, { which: ['rules'], current_password: ADMIN_PASSWORD, data: { rules: padded } })).statusCode).toBe(200);
+    expect((await stored()).rules).toEqual(rules);
     const bad = await putUser(t, admin, bob.id, { which: ['rules'], current_password: ADMIN_PASSWORD, data: { rules: [{ ...rules[0], regexp: { raw: '[' } }] } });
     expect(bad.statusCode).toBe(400);
     expect((await putUser(t, admin, bob.id, { which: ['commands'], current_password: ADMIN_PASSWORD, data: { commands: ['rm -rf'] } })).statusCode).toBe(400);
