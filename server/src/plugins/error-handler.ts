@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { statusLine } from '@burrow/protocol';
+import { codeForStatus, statusLine } from '@burrow/protocol';
 import { AppError, fromSystemError } from '../errors.js';
 
 /** Writes a filebrowser-style status body: "<code> <reason>\n", plus "(detail)" for 400 only. */
@@ -33,9 +33,8 @@ export function toAppError(error: unknown): AppError {
     return new AppError('bad_request', 'malformed JSON');
   }
   const status = fastifyError?.statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new AppError(status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request');
-  }
+  // Other client errors keep their status where the taxonomy knows it (404, 405, 416…).
+  if (typeof status === 'number' && status >= 400 && status < 500) return new AppError(codeForStatus(status));
   return new AppError('internal');
 }
 
