@@ -18,6 +18,7 @@ import { createAuthService, type AuthService } from './modules/auth/auth.service
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { bootstrapAdmin } from './modules/users/bootstrap.js';
 import { createFileEvents, type FileEvents } from './storage/file-events.js';
+import { previewsModule } from './modules/previews/previews.module.js';
 import { downloadsModule } from './modules/downloads/downloads.module.js';
 import { resourcesRoutes } from './modules/files/resources.routes.js';
 import { sharesModule } from './modules/shares/shares.module.js';
@@ -98,6 +99,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Feature modules register here, in this order, each with the services it needs.
   // (files, downloads and previews, uploads, shares, search, commands)
   await app.register(resourcesRoutes, { services });
+  await app.register(previewsModule, { services });
   await app.register(downloadsModule, { services });
   await app.register(uploadsModule, { services });
   await app.register(sharesModule, { services });

@@ -1,0 +1,36 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiPaths } from '@burrow/protocol';
+import { contentDisposition } from '../downloads/content-disposition.js';
+import { evaluatePreconditions } from '../downloads/http-conditional.js';
+import { queryValue, requestVirtualPath } from '../downloads/request-input.js';
+import { sendFile } from '../downloads/send-file.js';
+import { sendStatus } from '../../plugins/error-handler.js';
+import type { PreviewsService } from './previews.service.js';
+
+/** `GET /api/preview/{thumb|big}/*`: a resized image, or the file itself where none is made. */
+export const previewRoutes: FastifyPluginAsync<{ previews: PreviewsService }> = async (app, { previews }) => {
+  async function handler(request: FastifyRequest, reply: FastifyReply) {
+    const user = request.auth!.user;
+    if (!user.perm.download) return reply.code(202).send();
+    const inline = queryValue((request.query as { inline?: unknown }).inline) === 'true';
+    // `/thumb/a/b.jpg`: the first segment is the size, the rest the file.
+    const rest = requestVirtualPath(request.url, ApiPaths.preview).slice(1);
+    const slash = rest.indexOf('/');
+    const size = slash === -1 ? rest : rest.slice(0, slash);
+    const decoded = slash === -1 ? '/' : rest.slice(slash);
+    const result = await previews.preview(user, size, decoded);
+    if (result.kind === 'raw') return sendFile(request, reply, result.resolved, { inline });
+
+    reply.header('cache-control', 'private');
+    reply.header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', result.name));
+    reply.header('etag', result.etag);
+    reply.header('last-modified', new Date(result.mtimeMs).toUTCString());
+    const precondition = evaluatePreconditions(request.headers, { etag: result.etag, mtimeMs: result.mtimeMs });
+    if (precondition === 304) return reply.code(304).send();
+    if (precondition === 412) return sendStatus(reply, 412);
+    return reply.type(result.contentType).send(result.data);
+  }
+
+  app.route({ method: ['GET', 'HEAD'], url: `${ApiPaths.preview}/:size`, preHandler: app.requireUser, handler });
+  app.route({ method: ['GET', 'HEAD'], url: `${ApiPaths.preview}/:size/*`, preHandler: app.requireUser, handler });
+};
