@@ -13,6 +13,11 @@ export class OverLengthError extends Error {
 // slow disk pushes back on the sender long before memory grows.
 const WRITE_BATCH_BYTES = 4 * 1024 * 1024;
 
+// Every PATCH ends with an fsync before its answer. Starting the flush of what has been written
+// so far while the rest is still arriving overlaps disk and network, so that final fsync only
+// waits for the tail instead of the whole chunk.
+const EARLY_SYNC_BYTES = 2 * 1024 * 1024;
+
 /**
  * Writes a request body into a staging file at a fixed position, in order, never past `limit`.
  * `position` only advances once bytes are really in the file, so after any failure it is the
@@ -22,12 +27,20 @@ export class StagingWriter extends Writable {
   position: number;
   private readonly handle: FileHandle;
   private readonly limit: number;
+  private unsynced = 0;
+  private backgroundSync: Promise<void> | undefined;
+  private backgroundError: unknown;
 
   constructor(handle: FileHandle, start: number, limit: number) {
     super({ highWaterMark: WRITE_BATCH_BYTES, decodeStrings: true });
     this.handle = handle;
     this.position = start;
     this.limit = limit;
+  }
+
+  /** Waits for a flush started in the background; call before closing the file handle. */
+  async settle(): Promise<void> {
+    await this.backgroundSync;
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
@@ -39,7 +52,25 @@ export class StagingWriter extends Writable {
   }
 
   override _final(callback: (error?: Error | null) => void): void {
-    this.handle.sync().then(() => callback(), callback);
+    this.settle()
+      .then(() => {
+        if (this.backgroundError) throw this.backgroundError;
+        return this.handle.sync();
+      })
+      .then(() => callback(), callback);
+  }
+
+  private startBackgroundSync(): void {
+    if (this.backgroundSync || this.unsynced < EARLY_SYNC_BYTES) return;
+    this.unsynced = 0;
+    this.backgroundSync = this.handle
+      .datasync()
+      .catch((error: unknown) => {
+        this.backgroundError ??= error;
+      })
+      .finally(() => {
+        this.backgroundSync = undefined;
+      });
   }
 
   private async writeBuffers(buffers: Buffer[]): Promise<void> {
@@ -51,8 +82,10 @@ export class StagingWriter extends Writable {
     while (pending.length > 0) {
       const { bytesWritten } = await this.handle.writev(pending, this.position);
       this.position += bytesWritten;
+      this.unsynced += bytesWritten;
       pending = dropBytes(pending, bytesWritten);
     }
+    this.startBackgroundSync();
   }
 }
 

@@ -58,11 +58,13 @@ export function createUploadsService(context: UploadContext) {
       // Roll the staging file back to a size that is a true offset: the start of this request
       // for an over-long body, the last byte really written after a disk error.
       const keep = error instanceof OverLengthError ? upload.offset : writer.position;
+      await writer.settle();
       await handle.truncate(keep);
       await handle.sync();
       await repository.setOffset(upload.id, keep, Date.now());
       throw error instanceof OverLengthError ? payloadTooLarge() : error;
     } finally {
+      await writer.settle();
       await handle.close();
     }
     await repository.setOffset(upload.id, writer.position, Date.now());

@@ -1,0 +1,331 @@
+#!/usr/bin/env node
+// Upload throughput: one large file sent to Burrow by tus (10 MiB chunks, as the web app sends
+// it, and as one big PATCH) and by a plain POST /api/resources, side by side with nginx accepting
+// a WebDAV PUT of the same file. Everything runs on 127.0.0.1 in a temporary folder that is
+// removed at the end; every step has a time limit.
+//
+//   npm run bench:uploads -w bench -- [--size-mib 1024] [--runs 3] [--chunk-mib 10]
+
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const MiB = 1024 * 1024;
+const args = parseArgs(process.argv.slice(2));
+const SIZE = Math.round(Number(args['size-mib'] ?? 1024) * MiB);
+const RUNS = Number(args.runs ?? 3);
+const CHUNK = Math.round(Number(args['chunk-mib'] ?? 10) * MiB);
+const STEP_TIMEOUT_MS = Number(args['timeout-s'] ?? 300) * 1000;
+const NGINX = args.nginx ?? '/usr/sbin/nginx';
+const PASSWORD = 'bench-admin-password-1';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-bench-uploads-'));
+const children = [];
+
+function parseArgs(list) {
+  const parsed = {};
+  for (let index = 0; index < list.length; index++) {
+    const match = /^--([^=]+)(?:=(.*))?$/.exec(list[index]);
+    if (!match) continue;
+    parsed[match[1]] = match[2] ?? (list[index + 1] && !list[index + 1].startsWith('--') ? list[++index] : 'true');
+  }
+  return parsed;
+}
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  return Promise.race([promise, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} timed out`)), ms)))]).finally(() => clearTimeout(timer));
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Writes the test file from a random block repeated with a counter, so nothing compresses or dedups. */
+function makeSourceFile(file, size) {
+  const block = crypto.randomBytes(4 * MiB);
+  const fd = fs.openSync(file, 'w');
+  try {
+    for (let written = 0, index = 0; written < size; index++) {
+      const length = Math.min(block.length, size - written);
+      block.writeUInt32LE(index, 0);
+      fs.writeSync(fd, block, 0, length, written);
+      written += length;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function sha256File(file) {
+  return new Promise((resolve, reject) => {
+    const hash = crypto.createHash('sha256');
+    fs.createReadStream(file, { highWaterMark: 4 * MiB })
+      .on('data', (chunk) => hash.update(chunk))
+      .on('end', () => resolve(hash.digest('hex')))
+      .on('error', reject);
+  });
+}
+
+/** One HTTP request; `body` is a Buffer, or a [start, end) range of `file` streamed from disk. */
+function request(port, { method, path: urlPath, headers = {}, body }) {
+  return new Promise((resolve, reject) => {
+    const outgoing = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers, agent }, (response) => {
+      const chunks = [];
+      response.on('data', (chunk) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks).toString() }));
+      response.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    if (body && body.file) {
+      fs.createReadStream(body.file, { start: body.start, end: body.end - 1, highWaterMark: 1 * MiB })
+        .on('error', reject)
+        .pipe(outgoing);
+    } else {
+      outgoing.end(body);
+    }
+  });
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+
+async function waitForHealth(port, child, name) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited early (${child.exitCode})`);
+    try {
+      const response = await request(port, { method: 'GET', path: '/health' });
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error(`${name} did not start`);
+}
+
+function startChild(command, commandArgs, options, name) {
+  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
+  child.stderr.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
+  child.output = () => output;
+  child.label = name;
+  children.push(child);
+  return child;
+}
+
+async function startBurrow() {
+  const port = await freePort();
+  const root = path.join(work, 'burrow-root');
+  fs.mkdirSync(root, { recursive: true });
+  const child = startChild(
+    process.execPath,
+    ['--import', 'tsx', path.join(repo, 'server', 'src', 'main.ts'), 'serve', '--root', root, '--database', path.join(work, 'burrow.db'), '--cache-dir', path.join(work, 'burrow-cache'), '--address', '127.0.0.1', '--port', String(port), '--log-level', 'warn'],
+    { cwd: path.join(repo, 'server'), env: { ...process.env, BURROW_ADMIN_PASSWORD: PASSWORD } },
+    'burrow',
+  );
+  await waitForHealth(port, child, 'burrow');
+  const login = await request(port, { method: 'POST', path: '/api/login', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: PASSWORD }) });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.body}`);
+  return { port, root, token: login.body, pid: child.pid };
+}
+
+async function startNginx() {
+  const port = await freePort();
+  const prefix = path.join(work, 'nginx');
+  const www = path.join(prefix, 'www');
+  fs.mkdirSync(path.join(prefix, 'logs'), { recursive: true });
+  fs.mkdirSync(www, { recursive: true });
+  const temp = (name) => path.join(prefix, name);
+  // Started by root, nginx would drop its worker to an account that cannot enter this private
+  // temporary folder: keep the worker on the account running the benchmark.
+  const user = process.getuid?.() === 0 ? `user ${os.userInfo().username};` : '';
+  const config = `
+daemon off;
+${user}
+worker_processes 1;
+pid ${temp('nginx.pid')};
+error_log ${temp('logs/error.log')} warn;
+events { worker_connections 64; }
+http {
+  access_log off;
+  client_body_temp_path ${temp('client_body_temp')};
+  proxy_temp_path ${temp('proxy_temp')};
+  fastcgi_temp_path ${temp('fastcgi_temp')};
+  uwsgi_temp_path ${temp('uwsgi_temp')};
+  scgi_temp_path ${temp('scgi_temp')};
+  server {
+    listen 127.0.0.1:${port};
+    root ${www};
+    client_max_body_size 0;
+    location = /health { return 200 'ok'; }
+    location / { dav_methods PUT; create_full_put_path on; dav_access user:rw; }
+  }
+}
+`;
+  fs.writeFileSync(temp('nginx.conf'), config);
+  const child = startChild(NGINX, ['-p', prefix, '-c', temp('nginx.conf'), '-e', temp('logs/error.log')], {}, 'nginx');
+  await waitForHealth(port, child, 'nginx');
+  return { port, www, pid: child.pid };
+}
+
+function expectStatus(response, status, what) {
+  if (response.status !== status) throw new Error(`${what}: expected ${status}, got ${response.status} ${response.body}`);
+}
+
+const methods = {
+  async nginxPut({ nginx, source }) {
+    const response = await request(nginx.port, { method: 'PUT', path: '/upload.bin', headers: { 'content-length': SIZE }, body: { file: source, start: 0, end: SIZE } });
+    if (response.status !== 201 && response.status !== 204) expectStatus(response, 201, 'nginx PUT');
+    return path.join(nginx.www, 'upload.bin');
+  },
+  async tusChunked({ burrow, source }) {
+    return tusUpload(burrow, source, '/tus-chunked.bin', CHUNK);
+  },
+  async tusSinglePatch({ burrow, source }) {
+    return tusUpload(burrow, source, '/tus-single.bin', SIZE);
+  },
+  async resourcesPost({ burrow, source }) {
+    const response = await request(burrow.port, {
+      method: 'POST',
+      path: '/api/resources/plain-post.bin?override=true',
+      headers: { 'x-auth': burrow.token, 'content-length': SIZE, 'content-type': 'application/octet-stream' },
+      body: { file: source, start: 0, end: SIZE },
+    });
+    expectStatus(response, 200, 'POST /api/resources');
+    return path.join(burrow.root, 'plain-post.bin');
+  },
+};
+
+/** Uploads like tus-js-client does: POST to create, then sequential PATCHes of `chunk` bytes. */
+async function tusUpload(burrow, source, virtual, chunk) {
+  const auth = { 'x-auth': burrow.token, 'tus-resumable': '1.0.0' };
+  const created = await request(burrow.port, { method: 'POST', path: `/api/tus${virtual}?override=true`, headers: { ...auth, 'upload-length': SIZE } });
+  expectStatus(created, 201, 'tus POST');
+  let offset = 0;
+  while (offset < SIZE) {
+    const end = Math.min(SIZE, offset + chunk);
+    const response = await request(burrow.port, {
+      method: 'PATCH',
+      path: created.headers.location,
+      headers: { ...auth, 'content-type': 'application/offset+octet-stream', 'upload-offset': offset, 'content-length': end - offset },
+      body: { file: source, start: offset, end },
+    });
+    expectStatus(response, 204, `tus PATCH at ${offset}`);
+    offset = Number(response.headers['upload-offset']);
+    if (offset !== end) throw new Error(`tus PATCH: server reports offset ${offset}, expected ${end}`);
+  }
+  return path.join(burrow.root, virtual.slice(1));
+}
+
+async function resourcesRouteExists(burrow) {
+  const probe = await request(burrow.port, { method: 'POST', path: '/api/resources/.bench-probe?override=true', headers: { 'x-auth': burrow.token, 'content-length': 1 }, body: Buffer.from('x') });
+  if (probe.status !== 200) return false;
+  await request(burrow.port, { method: 'DELETE', path: '/api/resources/.bench-probe', headers: { 'x-auth': burrow.token } });
+  return true;
+}
+
+/** CPU seconds (user + system) used so far by a process and its children (nginx workers). */
+function cpuSeconds(pid) {
+  const ticksPerSecond = 100;
+  let total = 0;
+  const visit = (id) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${id}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+      const children = fs.readFileSync(`/proc/${id}/task/${id}/children`, 'utf8').trim();
+      for (const child of children ? children.split(' ') : []) visit(child);
+    } catch {
+      // not on Linux, or the process is gone
+    }
+  };
+  visit(pid);
+  return total;
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const mibPerSecond = (seconds) => SIZE / MiB / seconds;
+
+async function main() {
+  console.log(`upload benchmark: ${(SIZE / MiB).toFixed(0)} MiB file, ${RUNS} run(s) each, tus chunk ${(CHUNK / MiB).toFixed(0)} MiB, ${os.cpus().length} CPUs`);
+  const source = path.join(work, 'source.bin');
+  makeSourceFile(source, SIZE);
+  const expected = await sha256File(source);
+  const nginx = await startNginx();
+  const burrow = await startBurrow();
+  const context = { nginx, burrow, source };
+
+  const plan = [
+    ['nginx PUT (reference)', 'nginxPut', nginx.pid],
+    [`Burrow tus, ${(CHUNK / MiB).toFixed(0)} MiB chunks`, 'tusChunked', burrow.pid],
+    ['Burrow tus, one PATCH', 'tusSinglePatch', burrow.pid],
+  ];
+  const hasResources = await resourcesRouteExists(burrow);
+  if (hasResources) plan.push(['Burrow POST /api/resources', 'resourcesPost', burrow.pid]);
+
+  const results = [];
+  for (const [label, key, pid] of plan) {
+    const times = [];
+    const cpu = [];
+    for (let run = 0; run < RUNS; run++) {
+      const cpuBefore = cpuSeconds(pid);
+      const started = process.hrtime.bigint();
+      const written = await withTimeout(methods[key](context), STEP_TIMEOUT_MS, label);
+      times.push(Number(process.hrtime.bigint() - started) / 1e9);
+      cpu.push(cpuSeconds(pid) - cpuBefore);
+      if (run === 0) {
+        const digest = await sha256File(written);
+        if (digest !== expected) throw new Error(`${label}: the stored file differs from the source`);
+      }
+      fs.rmSync(written, { force: true });
+    }
+    results.push({ label, seconds: median(times), cpu: median(cpu), all: times });
+  }
+
+  const reference = results[0].seconds;
+  console.log('');
+  console.log('method                              median s   MiB/s    vs nginx   server CPU s   runs (s)');
+  for (const result of results) {
+    console.log(
+      `${result.label.padEnd(34)} ${result.seconds.toFixed(2).padStart(9)} ${mibPerSecond(result.seconds).toFixed(0).padStart(7)} ${(reference / result.seconds).toFixed(2).padStart(9)}x ${result.cpu.toFixed(2).padStart(13)}   ${result.all.map((value) => value.toFixed(2)).join(' ')}`,
+    );
+  }
+  if (!hasResources) console.log('Burrow POST /api/resources: pending (route not available)');
+  console.log('\nBurrow fsyncs every PATCH and the final file before replacing the target; nginx does not fsync.');
+}
+
+async function cleanup() {
+  agent.destroy();
+  for (const child of children) {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await withTimeout(new Promise((resolve) => child.once('exit', resolve)), 10_000, `${child.label} exit`).catch(() => child.kill('SIGKILL'));
+    }
+  }
+  fs.rmSync(work, { recursive: true, force: true });
+}
+
+main()
+  .catch((error) => {
+    console.error(`bench failed: ${error.message}`);
+    for (const child of children) if (child.output()) console.error(`--- ${child.label} output ---\n${child.output()}`);
+    const nginxLog = path.join(work, 'nginx', 'logs', 'error.log');
+    if (fs.existsSync(nginxLog)) console.error(`--- nginx error log ---\n${fs.readFileSync(nginxLog, 'utf8').slice(-4000)}`);
+    process.exitCode = 1;
+  })
+  .finally(cleanup);
