@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useRef, type ComponentType } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useRef, type ComponentType } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
@@ -45,7 +45,8 @@ export function DialogHost() {
     closeAll();
   }, [location.pathname, closeAll]);
 
-  useEffect(() => {
+  // A layout effect: the page must be interactive again before a closing dialog hands focus back.
+  useLayoutEffect(() => {
     const shell = document.getElementById('app-shell');
     if (!shell) return;
     shell.inert = stack.length > 0;

@@ -14,7 +14,9 @@ async function loadTranslation(code: string): Promise<Translation> {
   return (await loader()).default;
 }
 
-let initialised: Promise<void> | undefined;
+let initialised = false;
+// Calls run one after another, so the last requested language is the one that stays.
+let queue: Promise<unknown> = Promise.resolve();
 
 function browserLanguages(): readonly string[] {
   return typeof navigator === 'undefined' ? [] : navigator.languages?.length ? navigator.languages : [navigator.language];
@@ -26,30 +28,35 @@ function applyDocumentLanguage(code: string) {
   document.documentElement.dir = language.rtl ? 'rtl' : 'ltr';
 }
 
-/** Loads the translation for the user's locale (or the browser's language) and switches to it. */
-export async function setLanguage(userLocale?: string): Promise<string> {
-  const code = chooseLanguage(userLocale, browserLanguages());
+async function switchTo(code: string): Promise<void> {
   if (!initialised) {
-    initialised = loadTranslation(code).then(async (translation) => {
-      await i18next.use(initReactI18next).init({
-        lng: code,
-        resources: { [code]: { translation } },
-        fallbackLng: false,
-        interpolation: { escapeValue: false },
-        returnNull: false,
-        showSupportNotice: false,
-      });
+    await i18next.use(initReactI18next).init({
+      lng: code,
+      resources: { [code]: { translation: await loadTranslation(code) } },
+      fallbackLng: false,
+      // Locale codes stay as stored ("zh-tw", "pt-br"): one resource bundle per code, nothing else looked up.
+      lowerCaseLng: true,
+      load: 'currentOnly',
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      showSupportNotice: false,
     });
-    await initialised;
+    initialised = true;
   } else {
-    await initialised;
     if (!i18next.hasResourceBundle(code, 'translation')) {
       i18next.addResourceBundle(code, 'translation', await loadTranslation(code));
     }
     if (i18next.language !== code) await i18next.changeLanguage(code);
   }
   applyDocumentLanguage(code);
-  return code;
+}
+
+/** Loads the translation for the user's locale (or the browser's language) and switches to it. */
+export function setLanguage(userLocale?: string): Promise<string> {
+  const code = chooseLanguage(userLocale, browserLanguages());
+  const step = queue.then(() => switchTo(code));
+  queue = step.catch(() => undefined);
+  return step.then(() => code);
 }
 
 /** The BCP 47 tag of the active language, for Intl formatters. */

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Navigate, Outlet, useSearchParams } from 'react-router';
 import { useSession } from '../stores/session-store';
 import { safeRedirect } from './login/safe-redirect';
@@ -6,6 +7,12 @@ import { safeRedirect } from './login/safe-redirect';
 export function RequireGuest() {
   const user = useSession((state) => state.user);
   const [params] = useSearchParams();
+
+  // The logout has arrived: protected screens may again redirect back after the next login.
+  useEffect(() => {
+    if (useSession.getState().logoutTarget) useSession.setState({ logoutTarget: null });
+  }, []);
+
   if (user) return <Navigate to={safeRedirect(params.get('redirect'))} replace />;
   return <Outlet />;
 }

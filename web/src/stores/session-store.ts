@@ -14,9 +14,14 @@ type SessionState = {
   user: TokenUser | null;
   /** Token expiry in milliseconds since the epoch. */
   expiresAt: number | null;
+  /**
+   * Where a logout is heading. Guards use it too, so a protected screen that loses its user
+   * during logout goes there rather than to a login page with a redirect back.
+   */
+  logoutTarget: string | null;
 };
 
-export const useSession = create<SessionState>(() => ({ token: null, user: null, expiresAt: null }));
+export const useSession = create<SessionState>(() => ({ token: null, user: null, expiresAt: null, logoutTarget: null }));
 
 // setTimeout stores its delay in 32 bits; longer waits are chained.
 const MaxTimerDelay = 2_147_483_647;
@@ -50,7 +55,7 @@ export function setSessionToken(token: string): void {
   if (!payload) throw new Error('the server answered with something that is not a token');
   const expiresAt = payload.exp * 1000;
   storeToken(token, appSettings().BaseURL);
-  useSession.setState({ token, user: payload.user, expiresAt });
+  useSession.setState({ token, user: payload.user, expiresAt, logoutTarget: null });
   armLogoutTimer(expiresAt);
 }
 
@@ -81,8 +86,9 @@ export async function logout(reason?: string): Promise<void> {
   const { token, expiresAt } = useSession.getState();
   clearLogoutTimer();
   const settings = appSettings();
+  const target = reason ? `/login?logout-reason=${encodeURIComponent(reason)}` : '/login';
   clearStoredToken(settings.BaseURL);
-  useSession.setState({ token: null, user: null, expiresAt: null });
+  useSession.setState({ token: null, user: null, expiresAt: null, logoutTarget: target });
   useDialogs.getState().closeAll();
   queryClient.clear();
   if (token && expiresAt !== null && expiresAt > Date.now()) {
@@ -93,7 +99,7 @@ export async function logout(reason?: string): Promise<void> {
   } else if (settings.LogoutPage && settings.LogoutPage !== '/login') {
     window.location.assign(settings.LogoutPage);
   } else {
-    navigateTo(reason ? `/login?logout-reason=${encodeURIComponent(reason)}` : '/login');
+    navigateTo(target);
   }
 }
 

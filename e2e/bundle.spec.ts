@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { expect, test, waitForApp } from './fixtures';
+import { webDist } from './support/burrow-server';
+
+const Budget = 150 * 1000;
+
+function gzippedSize(urlPath: string): number {
+  const file = path.join(webDist, decodeURIComponent(urlPath.replace(/^.*?\/static\//, '')));
+  return zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
+}
+
+test.describe('bundle and page security', () => {
+  for (const [label, screen, loggedIn] of [
+    ['login page', 'login', false],
+    ['files screen', 'files/', true],
+  ] as const) {
+    test(`the JavaScript the ${label} loads stays under 150 KB gzipped`, async ({ page, adminPage }) => {
+      const target = loggedIn ? adminPage : page;
+      const scripts = new Set<string>();
+      target.on('request', (request) => {
+        const url = new URL(request.url());
+        if (request.resourceType() === 'script' || url.pathname.endsWith('.js')) scripts.add(url.pathname);
+      });
+      await target.goto(screen);
+      await waitForApp(target);
+      await target.waitForLoadState('networkidle');
+      const total = [...scripts].reduce((sum, script) => sum + gzippedSize(script), 0);
+      test.info().annotations.push({ type: 'initial JavaScript (gzip)', description: `${(total / 1000).toFixed(1)} KB in ${scripts.size} files` });
+      console.log(`${label}: initial JavaScript ${(total / 1000).toFixed(1)} KB gzipped in ${scripts.size} files`);
+      expect(total).toBeLessThan(Budget);
+      // Heavy features stay out of the start-up path.
+      for (const script of scripts) expect(script).not.toMatch(/ace|marked|qrcode|tus|purify|sonner/i);
+    });
+  }
+
+  test('no built chunk carries the schema runtime', async () => {
+    const assets = fs.readdirSync(path.join(webDist, 'assets')).filter((name) => name.endsWith('.js'));
+    expect(assets.length).toBeGreaterThan(0);
+    for (const name of assets) {
+      const text = fs.readFileSync(path.join(webDist, 'assets', name), 'utf8');
+      expect(text, name).not.toContain('TypeBox.Kind');
+    }
+  });
+
+  test('the page runs under the strict CSP with no inline script', async ({ page, server }) => {
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+    });
+    const response = await page.goto('login');
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+    const html = await response!.text();
+    for (const [tag] of html.matchAll(/<script\b[^>]*>/g)) {
+      expect(tag.includes(' src=') || tag.includes('type="application/json"'), tag).toBe(true);
+    }
+    await waitForApp(page);
+    await page.getByLabel('Username').fill('admin');
+    expect(violations).toEqual([]);
+    // Hashed assets come precompressed and cached for good.
+    const entry = /src="([^"]+\.js)"/.exec(html)![1]!;
+    const asset = await fetch(server.origin + entry, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(asset.headers.get('content-encoding')).toBe('br');
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+  });
+});
