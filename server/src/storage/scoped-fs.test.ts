@@ -216,6 +216,18 @@ describe('Scope helpers', () => {
     expect(scope.toVirtual(outside)).toBeUndefined();
   });
 
+  it('works with the filesystem root itself as the scope root', async () => {
+    const scope = makeScope({ root: '/' });
+    expect(scope.toVirtual('/')).toBe('/');
+    expect(scope.toVirtual(path.join(root, 'docs'))).toBe(`${root}/docs`);
+    expect(scope.isInside(outside)).toBe(true);
+    const file = await scope.resolve(`${root}/docs/a.txt`, 'read');
+    expect(file.real).toBe(path.join(root, 'docs', 'a.txt'));
+    expect(file.stat?.isFile()).toBe(true);
+    const target = await scope.resolve(`${root}/docs/new/file.txt`, 'write');
+    expect(target.real).toBe(path.join(root, 'docs', 'new', 'file.txt'));
+  });
+
   it('hides dotfiles from listings without denying them', () => {
     const scope = makeScope({ hideDotfiles: true, userRules: [deny('/private')] });
     expect(scope.isHidden('/docs/.env')).toBe(true);

@@ -96,8 +96,9 @@ export class Scope {
   /** Real path → virtual path, or undefined when it lies outside the root. */
   toVirtual(real: string): string | undefined {
     if (real === this.root) return '/';
-    if (!real.startsWith(this.root + path.sep)) return undefined;
-    return '/' + real.slice(this.root.length + 1).split(path.sep).join('/');
+    const prefix = withTrailingSeparator(this.root);
+    if (!real.startsWith(prefix)) return undefined;
+    return '/' + real.slice(prefix.length).split(path.sep).join('/');
   }
 
   /** Joins a canonical virtual path onto the root without touching the filesystem. */
@@ -106,7 +107,7 @@ export class Scope {
   }
 
   isInside(real: string): boolean {
-    return real === this.root || real.startsWith(this.root + path.sep);
+    return real === this.root || real.startsWith(withTrailingSeparator(this.root));
   }
 
   /**
@@ -243,6 +244,11 @@ export class Scope {
   isWithinVirtual(parent: string, child: string): boolean {
     return isWithin(parent, child);
   }
+}
+
+/** `dir` ending in exactly one separator, so a root of `/` (serving everything) works too. */
+function withTrailingSeparator(dir: string): string {
+  return dir.endsWith(path.sep) ? dir : dir + path.sep;
 }
 
 /** The real path of `target`, resolving its deepest existing ancestor when it does not exist. */

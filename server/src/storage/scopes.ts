@@ -26,7 +26,8 @@ export function createScopes(config: Config, settings: SettingsService) {
     const lexical = clean === '/' ? root : path.join(root, ...clean.slice(1).split('/'));
     await fsp.mkdir(lexical, { recursive: true, mode: config.dirMode });
     const real = await fsp.realpath(lexical);
-    if (real !== root && !real.startsWith(root + path.sep)) throw forbidden();
+    // `root` may be `/` itself, which already ends in a separator.
+    if (real !== root && !real.startsWith(root.endsWith(path.sep) ? root : root + path.sep)) throw forbidden();
     return real;
   }
 
