@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, envName, loadConfig, normaliseBaseURL, parseDuration, resolveConfig } from './config.js';
 
@@ -52,6 +53,8 @@ describe('defaults', () => {
       recaptchaHost: 'https://www.google.com',
     });
     expect(config.adminPassword).toBeUndefined();
+    // The built web app sits beside the server package, found from this module's own location.
+    expect(config.webDist).toBe(fileURLToPath(new URL('../../web/dist', import.meta.url)));
   });
 });
 

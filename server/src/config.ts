@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Server configuration, validated once at start. */
 export type Config = {
@@ -158,7 +159,8 @@ export function normaliseBaseURL(value: string): string {
 }
 
 export function defaultWebDist(): string {
-  return path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../web/dist');
+  // fileURLToPath, not URL.pathname: the latter keeps %20 and friends in installation paths.
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 }
 
 /**
