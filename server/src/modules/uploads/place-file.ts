@@ -11,7 +11,8 @@ const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'ENOS
 
 /**
  * Puts a complete staging file at `target` in one atomic step: readers see the old file or the
- * new one, never a mix. The data is synced before the switch and the folder after it.
+ * new one, never a mix. The data is synced before the switch and the folder after it. A file
+ * that replaces another takes over its permission bits (`keepMode`).
  *
  * - `override`: rename over the target (a link sitting there is replaced, never followed).
  * - otherwise: hard-link into place, which fails when a name appeared meanwhile (409) instead
@@ -19,8 +20,8 @@ const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'ENOS
  * - staging and target on different filesystems (EXDEV): the bytes are copied to a hidden
  *   temporary file beside the target first, which is removed on any failure.
  */
-export async function placeFile(stagingPath: string, target: string, override: boolean): Promise<void> {
-  await syncRegularFile(stagingPath);
+export async function placeFile(stagingPath: string, target: string, override: boolean, keepMode?: number): Promise<void> {
+  await syncRegularFile(stagingPath, keepMode);
   try {
     await switchInto(stagingPath, target, override);
   } catch (error) {
@@ -62,12 +63,16 @@ async function copyAcross(stagingPath: string, target: string, override: boolean
   }
 }
 
-/** fsyncs a file, refusing anything but a regular file (a link swapped in is not followed). */
-async function syncRegularFile(file: string): Promise<void> {
+/**
+ * fsyncs a file, refusing anything but a regular file (a link swapped in is not followed), and
+ * gives it `mode` first when set.
+ */
+async function syncRegularFile(file: string, mode?: number): Promise<void> {
   const handle = await fsp.open(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
   try {
     const stat = await handle.stat();
     if (!stat.isFile()) throw new Error('staging entry is not a regular file');
+    if (mode !== undefined) await handle.chmod(mode);
     await handle.sync();
   } finally {
     await handle.close();

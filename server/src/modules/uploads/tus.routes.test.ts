@@ -277,9 +277,13 @@ describe('PATCH and HEAD', () => {
     expect(fs.readFileSync(path.join(t.root, 'x', 'y', 'old.txt'), 'utf8')).toBe('after');
   });
 
-  it('writes files with the configured mode', async () => {
+  it('writes new files with the configured mode and keeps the mode of a replaced one', async () => {
     await uploadInChunks(t, token, '/mode.txt', Buffer.from('abc'), 3);
     expect(fs.statSync(path.join(t.root, 'mode.txt')).mode & 0o777).toBe(t.config.fileMode & ~process.umask() & 0o777);
+    fs.writeFileSync(path.join(t.root, 'script.sh'), 'old');
+    fs.chmodSync(path.join(t.root, 'script.sh'), 0o751);
+    await uploadInChunks(t, token, '/script.sh', Buffer.from('new'), 3, true);
+    expect(fs.statSync(path.join(t.root, 'script.sh')).mode & 0o777).toBe(0o751);
   });
 });
 

@@ -98,6 +98,7 @@ async function placeUpload(context: UploadContext, user: UserRecord, scope: Scop
   // Resolve once more now that the parents exist (and the hook has run): confinement is then
   // checked on their real paths.
   const target = await checkTarget(user, scope, upload.path, upload.override);
-  await placeFile(upload.stagingPath, target.real, upload.override);
+  // A replaced file keeps its permission bits, as with saves through the resources API.
+  await placeFile(upload.stagingPath, target.real, upload.override, target.stat ? target.stat.mode & 0o7777 : undefined);
   return { target, existed: Boolean(target.stat), createdFolders };
 }
