@@ -5,7 +5,21 @@ import { evaluatePreconditions } from '../downloads/http-conditional.js';
 import { queryValue, requestVirtualPath } from '../downloads/request-input.js';
 import { sendFile } from '../downloads/send-file.js';
 import { sendStatus } from '../../plugins/error-handler.js';
-import type { PreviewsService } from './previews.service.js';
+import type { PreviewResult, PreviewsService } from './previews.service.js';
+
+/** Sends a preview result: the file itself, or the rendering with its validators. Public share links use it too. */
+export async function sendPreview(request: FastifyRequest, reply: FastifyReply, result: PreviewResult, inline: boolean): Promise<FastifyReply> {
+  if (result.kind === 'raw') return sendFile(request, reply, result.resolved, { inline });
+
+  reply.header('cache-control', 'private');
+  reply.header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', result.name));
+  reply.header('etag', result.etag);
+  reply.header('last-modified', new Date(result.mtimeMs).toUTCString());
+  const precondition = evaluatePreconditions(request.headers, { etag: result.etag, mtimeMs: result.mtimeMs });
+  if (precondition === 304) return reply.code(304).send();
+  if (precondition === 412) return sendStatus(reply, 412);
+  return reply.type(result.contentType).send(result.data);
+}
 
 /** `GET /api/preview/{thumb|big}/*`: a resized image, or the file itself where none is made. */
 export const previewRoutes: FastifyPluginAsync<{ previews: PreviewsService }> = async (app, { previews }) => {
@@ -18,17 +32,7 @@ export const previewRoutes: FastifyPluginAsync<{ previews: PreviewsService }> = 
     const slash = rest.indexOf('/');
     const size = slash === -1 ? rest : rest.slice(0, slash);
     const decoded = slash === -1 ? '/' : rest.slice(slash);
-    const result = await previews.preview(user, size, decoded);
-    if (result.kind === 'raw') return sendFile(request, reply, result.resolved, { inline });
-
-    reply.header('cache-control', 'private');
-    reply.header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', result.name));
-    reply.header('etag', result.etag);
-    reply.header('last-modified', new Date(result.mtimeMs).toUTCString());
-    const precondition = evaluatePreconditions(request.headers, { etag: result.etag, mtimeMs: result.mtimeMs });
-    if (precondition === 304) return reply.code(304).send();
-    if (precondition === 412) return sendStatus(reply, 412);
-    return reply.type(result.contentType).send(result.data);
+    return sendPreview(request, reply, await previews.preview(user, size, decoded), inline);
   }
 
   app.route({ method: ['GET', 'HEAD'], url: `${ApiPaths.preview}/:size`, preHandler: app.requireUser, handler });

@@ -6,7 +6,7 @@ import { AppError, badRequest, notImplemented, payloadTooLarge } from '../../err
 import type { ResolvedPath } from '../../storage/scoped-fs.js';
 import { baseName } from '../../storage/virtual-path.js';
 import type { UserRecord } from '../users/users.model.js';
-import type { DownloadsService } from '../downloads/downloads.service.js';
+import type { DownloadsService, ReadTarget } from '../downloads/downloads.service.js';
 import { detectType } from '../files/file-types.js';
 import { IMAGE_MAGIC_LENGTH, imageKind } from './image-kind.js';
 import { checkDimensions, OUTPUT_TYPES, outputFormat, renderImage, type OutputFormat, type PreviewSize } from './image-render.js';
@@ -95,6 +95,42 @@ export function createPreviewsService({ config, downloads, cache, videoFrames }:
     return rendered(key, data, 'jpeg', name, version.mtimeMs);
   }
 
+  /**
+   * The preview of an entry already resolved through a scope gate: `preview` resolves in the
+   * user's scope, public share links resolve inside the shared folder.
+   */
+  async function previewOf(resolved: ReadTarget['resolved'], size: string): Promise<PreviewResult> {
+    if (size !== 'thumb' && size !== 'big') throw badRequest('invalid preview size');
+    const stat = resolved.stat;
+    const name = resolved.virtual === '/' ? path.basename(resolved.real) : baseName(resolved.virtual);
+    const type = stat.isFile() ? await detectType(name, resolved.real, stat, { sniff: true }) : '';
+    if (type === 'video' && size === 'thumb') return videoThumbnail(resolved, name);
+    if (type !== 'image') throw notImplemented();
+
+    const enabled = size === 'thumb' ? config.enableThumbs : config.resizePreview;
+    if (!enabled) return { kind: 'raw', resolved };
+    const kind = imageKind(await readHead(resolved.real));
+    if (!kind || kind === 'gif') return { kind: 'raw', resolved };
+    if (stat.size > MAX_PREVIEW_INPUT_BYTES) throw payloadTooLarge('image too large');
+
+    const format = outputFormat(size as PreviewSize, kind);
+    const version = await versionOf(resolved.real);
+    const key: CacheKey = { real: resolved.real, ...version, variant: size, extension: OUTPUT_TYPES[format].extension };
+    try {
+      const data = await cached(key, async () => {
+        await checkDimensions(resolved.real);
+        return renderImage(resolved.real, size as PreviewSize, format);
+      });
+      if (!data) return { kind: 'raw', resolved };
+      return rendered(key, data, format, name, version.mtimeMs);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      // The decoder could not read it (damaged, or a codec this build lacks): let the
+      // browser try the original.
+      return { kind: 'raw', resolved };
+    }
+  }
+
   return {
     /**
      * A preview of `decoded` at `size`. Errors come in the protocol's order: a bad size 400,
@@ -104,35 +140,10 @@ export function createPreviewsService({ config, downloads, cache, videoFrames }:
     async preview(user: UserRecord, size: string, decoded: string): Promise<PreviewResult> {
       if (size !== 'thumb' && size !== 'big') throw badRequest('invalid preview size');
       const { resolved } = await downloads.resolveExisting(user, decoded);
-      const stat = resolved.stat;
-      const name = resolved.virtual === '/' ? path.basename(resolved.real) : baseName(resolved.virtual);
-      const type = stat.isFile() ? await detectType(name, resolved.real, stat, { sniff: true }) : '';
-      if (type === 'video' && size === 'thumb') return videoThumbnail(resolved, name);
-      if (type !== 'image') throw notImplemented();
-
-      const enabled = size === 'thumb' ? config.enableThumbs : config.resizePreview;
-      if (!enabled) return { kind: 'raw', resolved };
-      const kind = imageKind(await readHead(resolved.real));
-      if (!kind || kind === 'gif') return { kind: 'raw', resolved };
-      if (stat.size > MAX_PREVIEW_INPUT_BYTES) throw payloadTooLarge('image too large');
-
-      const format = outputFormat(size as PreviewSize, kind);
-      const version = await versionOf(resolved.real);
-      const key: CacheKey = { real: resolved.real, ...version, variant: size, extension: OUTPUT_TYPES[format].extension };
-      try {
-        const data = await cached(key, async () => {
-          await checkDimensions(resolved.real);
-          return renderImage(resolved.real, size as PreviewSize, format);
-        });
-        if (!data) return { kind: 'raw', resolved };
-        return rendered(key, data, format, name, version.mtimeMs);
-      } catch (error) {
-        if (error instanceof AppError) throw error;
-        // The decoder could not read it (damaged, or a codec this build lacks): let the
-        // browser try the original.
-        return { kind: 'raw', resolved };
-      }
+      return previewOf(resolved, size);
     },
+
+    previewOf,
 
     /** Keeps the cache in step with changes made through Burrow. */
     async onFileChanged(real: string, isDir: boolean): Promise<void> {

@@ -5,20 +5,24 @@ import { RAW_CSP } from '../downloads/inline-policy.js';
 import { queryValue, requestVirtualPath } from '../downloads/request-input.js';
 import type { SubtitlesService } from './subtitles.service.js';
 
+/** Sends a converted subtitle as WebVTT. Public share links use it too. */
+export function sendSubtitle(reply: FastifyReply, subtitle: { name: string; vtt: string }, inline: boolean): FastifyReply {
+  return reply
+    .header('content-type', 'text/vtt; charset=utf-8')
+    .header('content-security-policy', RAW_CSP)
+    .header('cache-control', 'private')
+    .header('x-content-type-options', 'nosniff')
+    .header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', subtitle.name))
+    .send(subtitle.vtt);
+}
+
 /** `GET /api/subtitle/*`: a subtitle file converted to WebVTT for the video player. */
 export const subtitleRoutes: FastifyPluginAsync<{ subtitles: SubtitlesService }> = async (app, { subtitles }) => {
   async function handler(request: FastifyRequest, reply: FastifyReply) {
     const user = request.auth!.user;
     if (!user.perm.download) return reply.code(202).send();
     const inline = queryValue((request.query as { inline?: unknown }).inline) === 'true';
-    const { name, vtt } = await subtitles.subtitle(user, requestVirtualPath(request.url, ApiPaths.subtitle));
-    return reply
-      .header('content-type', 'text/vtt; charset=utf-8')
-      .header('content-security-policy', RAW_CSP)
-      .header('cache-control', 'private')
-      .header('x-content-type-options', 'nosniff')
-      .header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', name))
-      .send(vtt);
+    return sendSubtitle(reply, await subtitles.subtitle(user, requestVirtualPath(request.url, ApiPaths.subtitle)), inline);
   }
   for (const url of [ApiPaths.subtitle, `${ApiPaths.subtitle}/*`]) app.get(url, { preHandler: app.requireUser }, handler);
 };
