@@ -55,7 +55,8 @@ export class StagingWriter extends Writable {
     this.settle()
       .then(() => {
         if (this.backgroundError) throw this.backgroundError;
-        return this.handle.sync();
+        // fdatasync covers the bytes and the file size, which is all a resume relies on.
+        return this.handle.datasync();
       })
       .then(() => callback(), callback);
   }
