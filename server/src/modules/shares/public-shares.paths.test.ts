@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FIXTURES } from '../downloads/test-fixtures.js';
 import { createShareHarness, tarEntries, type ShareHarness } from './shares.test-support.js';
 
 let h: ShareHarness;
@@ -56,11 +57,12 @@ describe('a shared folder is a wall', () => {
       '/%2e%2e',
     ];
     for (const attempt of attempts) {
-      for (const prefix of ['/api/public/share/', '/api/public/dl/']) {
+      for (const prefix of ['/api/public/share/', '/api/public/dl/', '/api/public/preview/thumb/', '/api/public/subtitle/']) {
         const response = await h.raw(`${prefix}${link.hash}${attempt}`);
         expectNoSecret(response.body, `${prefix}${attempt} (${response.status})`, response.status);
-        // Clamped at the share root a climb lands on the share itself; anything else is refused.
-        expect([200, 400, 403, 404], `${prefix}${attempt}`).toContain(response.status);
+        // Clamped at the share root a climb lands on the share itself; anything else is refused
+        // (the share root is no image or subtitle: 501 and 400 there).
+        expect([200, 400, 403, 404, 501], `${prefix}${attempt}`).toContain(response.status);
       }
     }
     // The hash itself cannot be bent into a path: `/a` + `b` is not `/ab`.
@@ -104,11 +106,28 @@ describe('a shared folder is a wall', () => {
       }
     }
 
+    // Previews and subtitles resolve through the same wall.
+    fs.copyFileSync(path.join(FIXTURES, 'media', 'photo.jpg'), path.join(h.t.outside, 'outside.jpg'));
+    fs.writeFileSync(path.join(h.t.outside, 'outside.srt'), '1\n00:00:01,000 --> 00:00:02,000\nOUTSIDE-SECRET\n');
+    fs.symlinkSync(path.join(h.t.outside, 'outside.jpg'), path.join(shared, 'link-image.jpg'));
+    fs.symlinkSync(path.join(h.t.outside, 'outside.srt'), path.join(shared, 'link-sub.srt'));
+    for (const url of [
+      `/api/public/preview/thumb/${link.hash}/link-image.jpg`,
+      `/api/public/preview/big/${link.hash}/link-image.jpg`,
+      `/api/public/preview/thumb/${link.hash}/link-out/outside.jpg`,
+      `/api/public/subtitle/${link.hash}/link-sub.srt`,
+      `/api/public/subtitle/${link.hash}/link-out/outside.srt`,
+    ]) {
+      const response = await h.visit(url);
+      expect([403, 404], url).toContain(response.statusCode);
+      expectNoSecret(response.body, url);
+    }
+
     const archive = await h.visit(`/api/public/dl/${link.hash}?algo=tar`);
     expect(archive.statusCode).toBe(200);
     const entries = await tarEntries(archive.rawPayload);
     for (const [name, content] of entries) {
-      expect(name).not.toMatch(/link-(out|file-out|sibling|top)/);
+      expect(name).not.toMatch(/link-(out|file-out|sibling|top|image|sub)/);
       expectNoSecret(content, name);
     }
     expect(entries.get('ok.txt')).toBe('fine');

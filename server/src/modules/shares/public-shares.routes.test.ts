@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { copyFixture } from '../downloads/test-fixtures.js';
 import { createShareHarness, passwordHeader, tarEntries, type ShareHarness } from './shares.test-support.js';
 
 let h: ShareHarness;
@@ -134,5 +135,52 @@ describe('GET /api/public/dl/{hash}', () => {
     expect((await h.visit(`/api/public/dl/${link.hash}/b.txt?token=${row!.token}`)).body).toBe('bee');
     expect((await h.visit(`/api/public/dl/${link.hash}?algo=tar&token=${row!.token}`)).statusCode).toBe(200);
     expect((await h.visit(`/api/public/dl/${link.hash}/b.txt`, { headers: passwordHeader('secret-words') })).body).toBe('bee');
+  });
+});
+
+describe('public previews and subtitles', () => {
+  it('renders thumbnails and big previews of images in a shared folder and of a shared image', async () => {
+    copyFixture(h.t.root, 'media/photo.jpg', '/photos/photo.jpg');
+    copyFixture(h.t.root, 'media/fractal.png', '/fractal.png');
+    const folder = await h.share(h.admin, '/photos/');
+    const thumb = await h.visit(`/api/public/preview/thumb/${folder.hash}/photo.jpg`);
+    expect(thumb.statusCode).toBe(200);
+    expect(thumb.headers['content-type']).toMatch(/^image\/jpeg/);
+    expect(thumb.headers['cache-control']).toBe('private');
+    expect(thumb.rawPayload.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    const big = await h.visit(`/api/public/preview/big/${folder.hash}/photo.jpg?inline=true`);
+    expect(big.statusCode).toBe(200);
+    expect(big.headers['content-disposition']).toMatch(/^inline;/);
+
+    const file = await h.share(h.admin, '/fractal.png');
+    const fileThumb = await h.visit(`/api/public/preview/thumb/${file.hash}`);
+    expect(fileThumb.statusCode).toBe(200);
+    expect(fileThumb.rawPayload.length).toBeGreaterThan(100);
+  });
+
+  it('answers a bad size with 400, a non-image with 501 and a missing entry with 404', async () => {
+    copyFixture(h.t.root, 'media/photo.jpg', '/photos/photo.jpg');
+    const folder = await h.share(h.admin, '/photos/');
+    expect((await h.visit(`/api/public/preview/huge/${folder.hash}/photo.jpg`)).statusCode).toBe(400);
+    expect((await h.visit(`/api/public/preview/thumb/${folder.hash}/b.txt`)).statusCode).toBe(501);
+    expect((await h.visit(`/api/public/preview/thumb/${folder.hash}/nope.jpg`)).statusCode).toBe(404);
+    expect((await h.visit(`/api/public/preview/thumb/AAAAAAAAAAAAAAAAAAAAAA/photo.jpg`)).statusCode).toBe(404);
+    expect((await h.visit(`/api/public/preview/thumb`)).statusCode).toBe(404);
+  });
+
+  it('serves shared subtitles as WebVTT and refuses other files', async () => {
+    copyFixture(h.t.root, 'media/clip.mp4', '/photos/clip.mp4');
+    const folder = await h.share(h.admin, '/photos/');
+    const listing = (await h.visit(`/api/public/share/${folder.hash}`)).json();
+    const video = listing.items.find((item: { name: string }) => item.name === 'clip.mp4');
+    // Subtitle paths in a shared folder are share-relative, ready for the public subtitle endpoint.
+    expect(video.subtitles).toEqual(['/clip.srt']);
+    const vtt = await h.visit(`/api/public/subtitle/${folder.hash}${video.subtitles[0]}?inline=true`);
+    expect(vtt.statusCode).toBe(200);
+    expect(vtt.headers['content-type']).toBe('text/vtt; charset=utf-8');
+    expect(vtt.body).toMatch(/^WEBVTT/);
+    expect(vtt.body).toContain('00:00:01.000 --> 00:00:02.000');
+    expect((await h.visit(`/api/public/subtitle/${folder.hash}/b.txt`)).statusCode).toBe(400);
+    expect((await h.visit(`/api/public/subtitle/${folder.hash}/none.srt`)).statusCode).toBe(404);
   });
 });

@@ -7,6 +7,11 @@ import { describeFile, listFolder } from '../files/listing.js';
 import { sendFile } from '../downloads/send-file.js';
 import { sendArchive } from '../downloads/send-archive.js';
 import { parseFilesParam } from '../downloads/request-input.js';
+import type { ReadTarget } from '../downloads/downloads.service.js';
+import type { PreviewsService } from '../previews/previews.service.js';
+import { sendPreview } from '../previews/preview.routes.js';
+import { subtitleOf } from '../previews/subtitles.service.js';
+import { sendSubtitle } from '../previews/subtitle.routes.js';
 import type { OpenShare, ShareAccess, ShareCredentials } from './share-access.js';
 import { hasHiddenSegment } from './share-access.js';
 import { isProtected } from './shares.model.js';
@@ -30,6 +35,12 @@ async function openFromUrl(access: ShareAccess, request: FastifyRequest, prefix:
   const open = await access.open(hash, credentialsOf(request));
   const resolved = await open.resolve(subPath);
   return { open, resolved };
+}
+
+/** An entry a visitor may read: it exists and is not a dangling link. */
+function existing(resolved: Awaited<ReturnType<OpenShare['resolve']>>): ReadTarget['resolved'] {
+  if (!resolved.stat || resolved.stat.isSymbolicLink()) throw notFound();
+  return resolved as ReadTarget['resolved'];
 }
 
 /** The share root's name: its base name, or the real folder name for a shared scope root. */
@@ -65,7 +76,7 @@ function visibleFiles(open: OpenShare, base: string, files: string[]): string[] 
  * applies the protocol's checks in order (404, 401/429, 403) before anything is read; paths then
  * resolve inside the shared item only.
  */
-export const publicSharesRoutes: FastifyPluginAsync<{ access: ShareAccess }> = async (app, { access }) => {
+export const publicSharesRoutes: FastifyPluginAsync<{ access: ShareAccess; previews: PreviewsService }> = async (app, { access, previews }) => {
   for (const url of [PublicSharePaths.share, `${PublicSharePaths.share}/*`]) {
     app.get(url, async (request) => {
       const { open, resolved } = await openFromUrl(access, request, PublicSharePaths.share);
@@ -76,8 +87,7 @@ export const publicSharesRoutes: FastifyPluginAsync<{ access: ShareAccess }> = a
   async function download(request: FastifyRequest, reply: FastifyReply) {
     const { open, resolved } = await openFromUrl(access, request, PublicSharePaths.download);
     const inline = queryParam(request, 'inline') === 'true';
-    if (!resolved.stat || resolved.stat.isSymbolicLink()) throw notFound();
-    if (resolved.stat.isDirectory()) {
+    if (existing(resolved).stat.isDirectory()) {
       const files = visibleFiles(open, resolved.virtual, parseFilesParam(queryParam(request, 'files')));
       if (queryParam(request, 'files') && files.length === 0) throw notFound();
       return sendArchive(reply, open.scope, resolved.virtual, files, queryParam(request, 'algo'));
@@ -88,4 +98,25 @@ export const publicSharesRoutes: FastifyPluginAsync<{ access: ShareAccess }> = a
   for (const url of [PublicSharePaths.download, `${PublicSharePaths.download}/*`]) {
     app.route({ method: ['GET', 'HEAD'], url, handler: download });
   }
+
+  /** `/api/public/preview/{thumb|big}/{hash}[/sub]`: previews of shared images (and video thumbnails). */
+  async function preview(request: FastifyRequest, reply: FastifyReply) {
+    const rest = decodedPathAfter(request, PublicSharePaths.preview).replace(/^\/+/, '');
+    const slash = rest.indexOf('/');
+    const size = slash === -1 ? rest : rest.slice(0, slash);
+    const { hash, subPath } = splitHashAndPath(slash === -1 ? '' : rest.slice(slash));
+    // The link is checked before anything about the request is judged, so a protected link
+    // answers 401 whatever else is wrong.
+    const open = await access.open(hash, credentialsOf(request));
+    const resolved = existing(await open.resolve(subPath));
+    return sendPreview(request, reply, await previews.previewOf(resolved, size), queryParam(request, 'inline') === 'true');
+  }
+
+  app.route({ method: ['GET', 'HEAD'], url: `${PublicSharePaths.preview}/*`, handler: preview });
+
+  /** `/api/public/subtitle/{hash}[/sub]`: a shared subtitle converted to WebVTT for the player. */
+  app.get(`${PublicSharePaths.subtitle}/*`, async (request, reply) => {
+    const { resolved } = await openFromUrl(access, request, PublicSharePaths.subtitle);
+    return sendSubtitle(reply, await subtitleOf(existing(resolved)), queryParam(request, 'inline') === 'true');
+  });
 };

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD } from '../../test-support/app.js';
+import { copyFixture } from '../downloads/test-fixtures.js';
 import { createShareHarness, passwordHeader, type ShareHarness } from './shares.test-support.js';
 
 let h: ShareHarness;
@@ -12,6 +13,7 @@ beforeEach(async () => {
   h.put('docs/sub/deep.txt', 'deep');
   h.put('docs/clip.srt', '1\n00:00:01,000 --> 00:00:02,000\nhello\n');
   h.put('single.txt', 'single');
+  copyFixture(h.t.root, 'media/photo.jpg', '/docs/photo.jpg');
 });
 afterEach(async () => {
   await h.close();
@@ -27,6 +29,9 @@ function publicUrls(hash: string): Record<string, string> {
     inline: `/api/public/dl/${hash}/readme.txt?inline=true`,
     archive: `/api/public/dl/${hash}?algo=tar`,
     selection: `/api/public/dl/${hash}/?files=${encodeURIComponent(encodeURIComponent('/readme.txt'))}`,
+    thumbnail: `/api/public/preview/thumb/${hash}/photo.jpg`,
+    preview: `/api/public/preview/big/${hash}/photo.jpg`,
+    subtitle: `/api/public/subtitle/${hash}/clip.srt`,
   };
 }
 
@@ -50,7 +55,14 @@ describe('password-protected links', () => {
     }
     // A file link is guarded the same way.
     const fileLink = await h.share(h.admin, '/single.txt', { password: 'correct horse' });
-    for (const url of [`/api/public/share/${fileLink.hash}`, `/api/public/dl/${fileLink.hash}`, `/api/public/dl/${fileLink.hash}?inline=true`]) {
+    for (const url of [
+      `/api/public/share/${fileLink.hash}`,
+      `/api/public/dl/${fileLink.hash}`,
+      `/api/public/dl/${fileLink.hash}?inline=true`,
+      `/api/public/preview/thumb/${fileLink.hash}`,
+      `/api/public/preview/nonsense/${fileLink.hash}`,
+      `/api/public/subtitle/${fileLink.hash}`,
+    ]) {
       expect((await h.visit(url)).statusCode, url).toBe(401);
       // The folder link's token is no key to another link.
       expect((await h.visit(withToken(url, row!.token))).statusCode, url).toBe(401);

@@ -6,6 +6,10 @@ import { createShareLifecycle } from './share-lifecycle.js';
 import { createShareAccess, type ShareAccessLimits } from './share-access.js';
 import { sharesRoutes } from './shares.routes.js';
 import { publicSharesRoutes } from './public-shares.routes.js';
+import { createDownloadsService } from '../downloads/downloads.service.js';
+import { createPreviewsService } from '../previews/previews.service.js';
+import { createThumbnailCache } from '../previews/thumbnail-cache.js';
+import { createVideoFrames } from '../previews/video-frame.js';
 
 /**
  * Share links: the authenticated API, the public endpoints, and the listeners that retire links
@@ -23,5 +27,13 @@ export const sharesModule: FastifyPluginAsync<{ services: Services; limits?: Par
   });
 
   await app.register(sharesRoutes, { service });
-  await app.register(publicSharesRoutes, { access });
+  // Public previews render into the same disk cache as the private ones (the previews module
+  // keeps it current on file events); this instance only adds its own bounded render queue.
+  const previews = createPreviewsService({
+    config: services.config,
+    downloads: createDownloadsService({ scopes: services.scopes }),
+    cache: createThumbnailCache(services.config.cacheDir, app.log),
+    videoFrames: createVideoFrames(),
+  });
+  await app.register(publicSharesRoutes, { access, previews });
 };
