@@ -163,6 +163,17 @@ describe('links die with their target, owner or permissions', () => {
     expect((await h.visit(`/api/public/dl/${viaAncestor.hash}`)).statusCode).toBe(404);
   });
 
+  it('dies with its owner’s whole home folder, which stays deleted', async () => {
+    const bob = await h.user('bob', { scope: '/users/bob' });
+    h.put('users/bob/docs/readme.txt', 'read me');
+    await h.share(bob.token, '/docs/');
+    await h.share(bob.token, '/');
+    const deleted = await h.t.request(h.admin, { method: 'DELETE', url: '/api/resources/users/bob' });
+    expect(deleted.statusCode).toBe(204);
+    expect(await h.rows()).toHaveLength(0);
+    expect(fs.existsSync(path.join(h.t.root, 'users', 'bob'))).toBe(false);
+  });
+
   it('dies when its target vanishes from disk behind Burrow’s back (checked at access time)', async () => {
     const link = await h.share(h.admin, '/single.txt');
     const folder = await h.share(h.admin, '/docs/sub/');

@@ -2,6 +2,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FileEvent, FileEvents } from '../../storage/file-events.js';
 import type { Scopes } from '../../storage/scopes.js';
+import { cleanVirtualPath } from '../../storage/virtual-path.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import type { UsersService } from '../users/users.service.js';
 import { sharePathKey, type ShareRecord } from './shares.model.js';
@@ -19,14 +20,16 @@ export function createShareLifecycle(deps: { shares: SharesRepository; users: Us
   const { shares, users, scopes } = deps;
 
   /**
-   * Where a link's target lives on disk: the scope root joined with the link path, plus the
-   * same with the parent folder's links resolved (a link path may run through a symlinked folder).
+   * Where a link's target lives on disk: the server root joined with the owner's scope and the
+   * link path, plus the same with the parent folder's links resolved (a path may run through a
+   * symlinked folder). Worked out without creating anything: the scope itself may be what was
+   * just deleted.
    */
-  async function realCandidates(share: ShareRecord, scopeRoot: string): Promise<string[]> {
-    const key = sharePathKey(share.path);
-    const lexical = key === '/' ? scopeRoot : path.join(scopeRoot, ...key.slice(1).split('/'));
+  async function realCandidates(share: ShareRecord, ownerScope: string, serverRoot: string): Promise<string[]> {
+    const absolute = cleanVirtualPath(`${ownerScope || '/'}/${sharePathKey(share.path)}`).path;
+    const lexical = absolute === '/' ? serverRoot : path.join(serverRoot, ...absolute.slice(1).split('/'));
     const candidates = [lexical];
-    if (key !== '/') {
+    if (absolute !== '/') {
       try {
         candidates.push(path.join(await fsp.realpath(path.dirname(lexical)), path.basename(lexical)));
       } catch {
@@ -41,7 +44,7 @@ export function createShareLifecycle(deps: { shares: SharesRepository; users: Us
     const rows = await shares.list();
     if (!rows.length) return 0;
     const owners = new Map((await users.list()).map((user) => [user.id, user]));
-    const roots = new Map<number, string>();
+    const serverRoot = await scopes.serverRoot();
     const doomed: string[] = [];
     for (const share of rows) {
       const owner = owners.get(share.userId);
@@ -49,12 +52,7 @@ export function createShareLifecycle(deps: { shares: SharesRepository; users: Us
         doomed.push(share.hash);
         continue;
       }
-      let root = roots.get(owner.id);
-      if (root === undefined) {
-        root = await scopes.scopeRoot(owner.scope);
-        roots.set(owner.id, root);
-      }
-      const candidates = await realCandidates(share, root);
+      const candidates = await realCandidates(share, owner.scope, serverRoot);
       if (candidates.some((candidate) => isSameOrBelow(removedReal, candidate))) doomed.push(share.hash);
     }
     return shares.removeMany(doomed);
