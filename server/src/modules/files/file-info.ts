@@ -65,6 +65,37 @@ export function mtimeNanoseconds(stat: AnyStats): bigint {
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
 /**
+ * The local UTC offset (minutes) at an instant. Asking the Date API is slow enough to dominate a
+ * 100,000-entry listing, so answers are cached per quarter hour: time-zone transitions fall on
+ * quarter-hour boundaries.
+ */
+const offsetCache = new Map<number, number>();
+function localOffsetMinutes(seconds: number): number {
+  const bucket = Math.floor(seconds / 900);
+  let offset = offsetCache.get(bucket);
+  if (offset === undefined) {
+    offset = -new Date(bucket * 900_000).getTimezoneOffset();
+    if (offsetCache.size >= 4096) offsetCache.clear();
+    offsetCache.set(bucket, offset);
+  }
+  return offset;
+}
+
+/** Year, month and day of a day count since 1970-01-01 (proleptic Gregorian calendar). */
+function civilFromDays(days: number): [number, number, number] {
+  const shifted = days + 719_468;
+  const era = Math.floor(shifted / 146_097);
+  const dayOfEra = shifted - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const monthIndex = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * monthIndex + 2) / 5) + 1;
+  const month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  return [year, month, day];
+}
+
+/**
  * RFC 3339 with nanoseconds and the server's local offset, as Go's `time.Time` marshals:
  * trailing zeros of the fraction are trimmed (no fraction at all when it is zero) and a zero
  * offset is written `Z`.
@@ -77,12 +108,15 @@ export function formatModified(nanoseconds: bigint): string {
     fraction += billion;
     seconds -= 1n;
   }
-  const instant = new Date(Number(seconds) * 1000);
-  const offsetMinutes = -instant.getTimezoneOffset();
-  const local = new Date(instant.getTime() + offsetMinutes * 60_000);
+  const utcSeconds = Number(seconds);
+  const offsetMinutes = localOffsetMinutes(utcSeconds);
+  const local = utcSeconds + offsetMinutes * 60;
+  const days = Math.floor(local / 86_400);
+  const secondOfDay = local - days * 86_400;
+  const [year, month, day] = civilFromDays(days);
   let text =
-    `${pad(local.getUTCFullYear(), 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}` +
-    `T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
+    `${pad(year, 4)}-${pad(month)}-${pad(day)}` +
+    `T${pad(Math.floor(secondOfDay / 3600))}:${pad(Math.floor(secondOfDay / 60) % 60)}:${pad(secondOfDay % 60)}`;
   if (fraction !== 0n) text += '.' + fraction.toString().padStart(9, '0').replace(/0+$/, '');
   if (offsetMinutes === 0) return text + 'Z';
   const sign = offsetMinutes > 0 ? '+' : '-';

@@ -8,6 +8,9 @@ import { joinVirtual, parentOf, baseName } from '../../storage/virtual-path.js';
 import type { AnyStats } from './file-info.js';
 import { SNIFF_LENGTH, isBinarySample, sniffMimeType } from './content-sniff.js';
 
+/** What the type decision needs of a stat: whether it is a regular file, and its size. */
+export type FileShape = { isFile: boolean; size: number };
+
 export type DetectOptions = {
   /**
    * Read the first bytes when the extension does not settle the type. Single-file requests
@@ -62,37 +65,53 @@ async function readSample(realPath: string): Promise<Buffer | undefined> {
  * single-file request by a user without `modify`.
  */
 export async function detectType(name: string, realPath: string, stat: AnyStats, options: DetectOptions): Promise<ResourceType> {
-  if (!stat.isFile()) return 'blob';
+  return detectTypeOf(name, realPath, { isFile: stat.isFile(), size: Number(stat.size) }, options);
+}
+
+/** `detectType` for callers that keep only the shape of a stat. */
+export async function detectTypeOf(name: string, realPath: string, shape: FileShape, options: DetectOptions): Promise<ResourceType> {
+  if (!options.sniff || !needsSniff(name, shape)) return typeWithoutContent(name, shape);
+  const sample = await readSample(realPath);
+  if (!sample) return typeWithoutContent(name, shape);
   let mime = mimeTypeOf(name);
+  if (!mime) {
+    mime = sniffMimeType(sample);
+    const sniffed = typeFromMime(mime);
+    if (sniffed) return sniffed;
+  }
+  if (shape.size > TextInlineLimit) return 'blob';
+  if (mime.startsWith('text')) return 'text';
+  return isBinarySample(sample) ? 'blob' : 'text';
+}
+
+/**
+ * The type decided without reading the file: special files are `blob`; the extension settles
+ * media, pdf and text; over 10 MiB is `blob`; empty is `text`; a known non-text type is taken at
+ * its word and an unknown one counts as `text`.
+ */
+export function typeWithoutContent(name: string, file: FileShape): ResourceType {
+  if (!file.isFile) return 'blob';
+  const mime = mimeTypeOf(name);
   const settled = typeFromMime(mime);
   if (settled) return settled;
-  const size = Number(stat.size);
-  let sample: Buffer | undefined;
-  if (options.sniff && size > 0) {
-    sample = await readSample(realPath);
-    if (sample && !mime) {
-      mime = sniffMimeType(sample);
-      const sniffed = typeFromMime(mime);
-      if (sniffed) return sniffed;
-    }
-  }
-  if (size > TextInlineLimit) return 'blob';
+  if (file.size > TextInlineLimit) return 'blob';
   if (mime?.startsWith('text')) return 'text';
-  if (sample) return isBinarySample(sample) ? 'blob' : 'text';
-  if (size === 0) return 'text';
-  // Not read: a known non-text type is taken at its word, an unknown one counts as text.
+  if (file.size === 0) return 'text';
   if (mime) return isTextLikeMime(mime) ? 'text' : 'blob';
   return 'text';
 }
 
-/** True when the type decision for this entry would need its first bytes. */
-export function needsSniff(name: string, stat: AnyStats): boolean {
-  if (!stat.isFile()) return false;
-  const size = Number(stat.size);
-  if (size === 0 || size > TextInlineLimit) return false;
+/**
+ * True when the type decision for this entry needs its first bytes: an unknown extension (the
+ * content may reveal media, at any size) or a known non-text, non-media type of at most 10 MiB
+ * (the binary test decides between text and blob).
+ */
+export function needsSniff(name: string, file: FileShape): boolean {
+  if (!file.isFile || file.size === 0) return false;
   const mime = mimeTypeOf(name);
-  if (typeFromMime(mime)) return false;
-  return !mime?.startsWith('text');
+  if (!mime) return true;
+  if (typeFromMime(mime) || mime.startsWith('text')) return false;
+  return file.size <= TextInlineLimit;
 }
 
 const SUBTITLE_EXTENSIONS = ['.vtt', '.srt', '.ass', '.ssa'];

@@ -29,15 +29,15 @@ function bodyOf(request: FastifyRequest): WriteBody {
   return { stream: request.raw, length };
 }
 
-/** Fires when the client goes away before the response is complete. */
-function disconnectSignal(request: FastifyRequest, reply: FastifyReply): AbortSignal {
+/**
+ * Fires when the client goes away before the response is complete. The response emits `close`
+ * both after a normal finish and when the connection drops early; only the latter aborts.
+ */
+function disconnectSignal(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
-  const abort = () => {
+  reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) controller.abort();
-  };
-  reply.raw.once('close', abort);
-  request.raw.once('aborted', abort);
-  request.raw.socket?.once('close', abort);
+  });
   return controller.signal;
 }
 
@@ -58,7 +58,7 @@ export const resourcesRoutes: FastifyPluginAsync<{ services: Services; files?: F
   const guard = { preHandler: app.requireUser };
 
   const getRecursive = async (request: FastifyRequest, reply: FastifyReply) => {
-    const items = await files.recursive(request.auth!.user, pathAfter(request, recursive), disconnectSignal(request, reply));
+    const items = await files.recursive(request.auth!.user, pathAfter(request, recursive), disconnectSignal(reply));
     return reply.send(items);
   };
   app.get(recursive, guard, getRecursive);

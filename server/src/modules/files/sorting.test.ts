@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { naturalCompare, sortEntries, type SortableEntry } from './sorting.js';
+import { naturalCompare, naturalKey, sortEntries, type SortableEntry } from './sorting.js';
 
 const entry = (name: string, isDir: boolean, size: number, mtime: number): SortableEntry => ({ name, isDir, size, mtimeNs: BigInt(mtime) * 1_000_000n });
 
@@ -17,6 +17,19 @@ describe('naturalCompare', () => {
     const sorted = ['file10', 'file2', 'file1', 'file02', 'file', 'a', '10', '9', 'x-1', 'file001'].sort(naturalCompare);
     expect(sorted).toEqual(['9', '10', 'a', 'file', 'file1', 'file001', 'file2', 'file02', 'file10', 'x-1']);
     expect(naturalCompare('abc', 'abc')).toBe(0);
+  });
+
+  it('agrees with naturalKey order on random names', () => {
+    const alphabet = ['0', '0', '1', '2', '9', 'a', 'b', 'B', '-', '.', ' ', 'é', '~'];
+    let seed = 42;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const names = Array.from({ length: 400 }, () => Array.from({ length: 1 + Math.floor(random() * 8) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''));
+    for (const left of names.slice(0, 120)) {
+      for (const right of names) {
+        const byKey = naturalKey(left) < naturalKey(right) ? -1 : naturalKey(left) > naturalKey(right) ? 1 : 0;
+        if (byKey !== naturalCompare(left, right)) expect([left, right, byKey]).toEqual([left, right, naturalCompare(left, right)]);
+      }
+    }
   });
 });
 

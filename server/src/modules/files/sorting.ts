@@ -41,6 +41,32 @@ export function naturalCompare(left: string, right: string): number {
   return restA === restB ? 0 : restA < restB ? -1 : 1;
 }
 
+/**
+ * A key whose plain code-unit order equals `naturalCompare` order, so large listings sort with
+ * native string comparison. Each digit run becomes a marker below every name character (digits
+ * sort first), its length without leading zeros (shorter numbers first), the digits, and its
+ * count of leading zeros (fewer first).
+ */
+export function naturalKey(name: string): string {
+  let key = '';
+  let index = 0;
+  while (index < name.length) {
+    const code = name.charCodeAt(index);
+    if (!isDigit(code)) {
+      const start = index;
+      while (index < name.length && !isDigit(name.charCodeAt(index))) index++;
+      key += name.slice(start, index);
+      continue;
+    }
+    const start = index;
+    while (index < name.length && name.charCodeAt(index) === 48) index++;
+    const significant = index;
+    while (index < name.length && isDigit(name.charCodeAt(index))) index++;
+    key += '\u0000' + String.fromCharCode(index - significant + 1) + name.slice(significant, index) + String.fromCharCode(significant - start + 1);
+  }
+  return key;
+}
+
 /** What the comparators need of a listed entry. */
 export type SortableEntry = {
   name: string;
@@ -75,10 +101,10 @@ export function sortEntries<T extends SortableEntry>(entries: T[], sorting: Sort
   }
   if (by !== 'name' && !sorting.asc) return entries;
   const ascending = by === 'name' ? !sorting.asc : false;
-  const decorated = entries.map((entry) => ({ entry, key: entry.name.toLowerCase() }));
+  const decorated = entries.map((entry) => ({ entry, key: naturalKey(entry.name.toLowerCase()) }));
   decorated.sort((a, b) => {
     if (a.entry.isDir !== b.entry.isDir) return a.entry.isDir ? -1 : 1;
-    const order = naturalCompare(a.key, b.key);
+    const order = a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
     return ascending ? order : -order;
   });
   for (let index = 0; index < decorated.length; index++) entries[index] = decorated[index]!.entry;
