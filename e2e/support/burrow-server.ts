@@ -204,6 +204,17 @@ export class BurrowServer {
     return { id, username, password };
   }
 
+  /** Runs the server's command line against this server's root and database (`users add …`). */
+  cli(...args: string[]): string {
+    const result = spawnSync(process.execPath, [serverEntry, ...args, '--root', this.root, '--database', this.database, '--log-level', 'warn'], {
+      env: { ...process.env, BURROW_ADMIN_PASSWORD: AdminPassword },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    if (result.status !== 0) throw new Error(`burrow ${args.join(' ')} failed: ${result.stderr || result.stdout}`);
+    return result.stdout;
+  }
+
   /** Changes the user's own language preference (the profile screen sends the same request). */
   async setLocale(user: CreatedUser, locale: string): Promise<void> {
     const token = await this.login(user.username, user.password);

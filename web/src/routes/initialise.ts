@@ -1,4 +1,5 @@
 import { login, renew } from '../api/auth';
+import { isApiError } from '../api/api-error';
 import { setLanguage } from '../i18n/i18n';
 import { readStoredToken, clearStoredToken } from '../lib/token-storage';
 import { appSettings, usesLoginPage } from '../stores/app-settings-store';
@@ -39,8 +40,9 @@ async function authenticate(): Promise<void> {
     try {
       setSessionToken(await renew(stored));
     } catch (error) {
-      // An expired or revoked token: start logged out.
-      clearStoredToken(settings.BaseURL);
+      // Only a refusal ends the stored session; a request cut short (a reload during start-up,
+      // a server briefly away) must not log the user out of every later page load.
+      if (isApiError(error) && error.status === 401) clearStoredToken(settings.BaseURL);
       console.warn('the stored session could not be renewed', error);
     }
   } else {

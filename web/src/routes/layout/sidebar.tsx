@@ -7,8 +7,10 @@ import { UsageMeter } from '../../components/layout/usage-meter';
 import { currentLocaleTag } from '../../i18n/i18n';
 import { formatSize, usagePercent } from '../../lib/format-size';
 import { HelpURL } from '../../lib/links';
+import { parentPath } from '../../lib/paths';
 import { canLogout, useAppSettings } from '../../stores/app-settings-store';
 import { openDialog } from '../../stores/dialog-store';
+import { useLayout } from '../../stores/layout-store';
 import { logout, useSession } from '../../stores/session-store';
 import { currentFolder, filesPathOf } from '../files/files-path';
 import { useUsage } from './use-usage';
@@ -51,7 +53,10 @@ export function Sidebar() {
   const filesPath = filesPathOf(location.pathname);
   const iconSize = 20;
 
+  const setSidebarOpen = useLayout((state) => state.setSidebarOpen);
+
   const handleCreate = (kind: 'new-folder' | 'new-file') => {
+    setSidebarOpen(false);
     openDialog(kind, { folder: currentFolder(location.pathname, queryClient) });
   };
 
@@ -107,7 +112,7 @@ export function Sidebar() {
 
       <div className="sidebar__footer">
         {user && filesPath !== undefined && !settings.DisableUsedPercentage && (
-          <Usage folder={currentFolder(location.pathname, queryClient)} />
+          <Usage folder={filesPath.endsWith('/') ? filesPath : parentPath(filesPath)} />
         )}
         <a className="sidebar__item sidebar__item--small" href={HelpURL} target="_blank" rel="noopener noreferrer">
           <CircleHelp aria-hidden="true" size={18} />
