@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, Readable, pipeline, type Writable } from 'node:stream';
-import tar from 'tar-stream';
-import ZipStream, { type ZipEntryData } from 'zip-stream';
+import type { Pack } from 'tar-stream';
+import type ZipStream from 'zip-stream';
+import type { ZipEntryData } from 'zip-stream';
 import type { ArchiveFormat } from '@burrow/protocol';
 import type { Scope } from '../../storage/scoped-fs.js';
 import { walkArchive, type ArchiveEntry, type ArchivePlan } from './archive-entries.js';
@@ -50,10 +51,10 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 class TarPacker implements Packer {
-  private readonly pack = tar.pack();
-  readonly output = Readable.from(this.pack, { objectMode: false, highWaterMark: 64 * 1024 });
+  readonly output: Readable;
 
-  constructor() {
+  constructor(private readonly pack: Pack) {
+    this.output = Readable.from(pack, { objectMode: false, highWaterMark: 64 * 1024 });
     // Failures reach the consumer through `output`; the inner stream's own event is redundant.
     this.pack.on('error', () => undefined);
   }
@@ -95,8 +96,11 @@ class TarPacker implements Packer {
 }
 
 class ZipPacker implements Packer {
-  private readonly zip = new ZipStream({ zlib: { level: 6 } });
-  readonly output: Readable = this.zip;
+  readonly output: Readable;
+
+  constructor(private readonly zip: ZipStream) {
+    this.output = zip;
+  }
 
   private entry(source: Readable | null, data: ZipEntryData, signal: AbortSignal): Promise<void> {
     return untilAborted(
@@ -112,8 +116,15 @@ class ZipPacker implements Packer {
   }
 
   async addFile(entry: ArchiveEntry, source: FileSource, signal: AbortSignal): Promise<void> {
-    const readable = Readable.from(source.chunks, { objectMode: false, highWaterMark: READ_CHUNK });
-    const store = PRECOMPRESSED.has(path.extname(entry.name).toLowerCase());
+    const iterator = source.chunks[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    const head = first.done ? Buffer.alloc(0) : first.value;
+    const store = PRECOMPRESSED.has(path.extname(entry.name).toLowerCase()) || looksIncompressible(head);
+    async function* chunks(): AsyncGenerator<Buffer> {
+      if (head.length > 0) yield head;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+    }
+    const readable = Readable.from(chunks(), { objectMode: false, highWaterMark: READ_CHUNK });
     try {
       await this.entry(readable, { name: entry.name, type: 'file', date: entry.mtime, mode: entry.mode, store }, signal);
     } finally {
@@ -124,6 +135,31 @@ class ZipPacker implements Packer {
   finish(): void {
     this.zip.finalize();
   }
+}
+
+/** Bytes sampled from the start of a file to judge whether deflating it is worth the time. */
+const SAMPLE_BYTES = 4096;
+
+/**
+ * True when a file's first bytes look random (over 7.5 bits of entropy per byte): media,
+ * archives and encrypted data, which deflate cannot shrink but would spend most of the
+ * archive's time on. Such files are stored. A histogram costs microseconds, unlike a trial
+ * compression.
+ */
+export function looksIncompressible(head: Buffer): boolean {
+  // The end of the first read, past the headers that open most media files.
+  const sample = head.subarray(Math.max(0, head.length - SAMPLE_BYTES));
+  const length = sample.length;
+  if (length < 1024) return false;
+  const counts = new Uint32Array(256);
+  for (let index = 0; index < length; index++) counts[sample[index]!]!++;
+  let entropy = 0;
+  for (const count of counts) {
+    if (count === 0) continue;
+    const share = count / length;
+    entropy -= share * Math.log2(share);
+  }
+  return entropy > 7.5;
 }
 
 /**
@@ -146,8 +182,14 @@ async function* readExact(handle: FileHandle, size: number, pad: boolean): Async
   }
 }
 
-function createPacker(format: ArchiveFormat): Packer {
-  return format === 'zip' ? new ZipPacker() : new TarPacker();
+/** Archive libraries load on first use: a server that never builds an archive never pays for them. */
+async function createPacker(format: ArchiveFormat): Promise<Packer> {
+  if (format === 'zip') {
+    const { default: ZipStreamClass } = await import('zip-stream');
+    return new ZipPacker(new ZipStreamClass({ zlib: { level: 6 } }));
+  }
+  const { default: tar } = await import('tar-stream');
+  return new TarPacker(tar.pack());
 }
 
 /**
@@ -155,11 +197,11 @@ function createPacker(format: ArchiveFormat): Packer {
  * at a time as the consumer takes the bytes, so memory stays flat whatever the size. Destroying
  * the returned stream (the client went away) stops the walk and closes the open file.
  */
-export function createArchiveStream(scope: Scope, plan: ArchivePlan, format: ArchiveFormat): Readable {
+export async function createArchiveStream(scope: Scope, plan: ArchivePlan, format: ArchiveFormat): Promise<Readable> {
   const controller = new AbortController();
   const { signal } = controller;
-  const packer = createPacker(format);
-  const compressor = createCompressor(format);
+  const packer = await createPacker(format);
+  const compressor = await createCompressor(format);
   const output = new PassThrough({ highWaterMark: 64 * 1024 });
   const abort = () => controller.abort(new Error('archive abandoned'));
   const settle = (error: NodeJS.ErrnoException | null) => {

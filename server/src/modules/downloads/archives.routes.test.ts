@@ -276,3 +276,22 @@ describe('bzip2 encoders', () => {
     }
   });
 });
+
+describe('zip storage choice', () => {
+  it('stores random-looking and already-compressed files, deflates the rest, and all extract intact', async () => {
+    const random = crypto.randomBytes(300 * 1024);
+    const text = textLines(300 * 1024);
+    writeFile(t.root, '/mix/noise.dat', random);
+    writeFile(t.root, '/mix/notes.txt', text);
+    writeFile(t.root, '/mix/photo.jpg', text);
+    const response = await download('/api/raw/mix/?algo=zip');
+    const file = save(response.body, 'mix.zip');
+    const listing = run('unzip', ['-v', file]).toString();
+    const method = (name: string) => new RegExp(`^\\s*\\d+\\s+(\\S+).*\\s${name.replace('.', '\\.')}$`, 'm').exec(listing)?.[1];
+    expect(method('noise.dat')).toBe('Stored');
+    expect(method('photo.jpg')).toBe('Stored');
+    expect(method('notes.txt')).toMatch(/^Defl/);
+    expect(run('unzip', ['-p', file, 'noise.dat']).equals(random)).toBe(true);
+    expect(run('unzip', ['-p', file, 'notes.txt']).equals(text)).toBe(true);
+  });
+});

@@ -1,9 +1,6 @@
 import { Transform, type Duplex, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
-import lzma from 'lzma-native';
-import { compressFrame } from 'lz4-napi';
-import { Compressor as SnappyCompressor } from 'snappy';
-import { CompressStream as ZstdCompressStream } from 'zstd-napi';
+import type { Compressor as SnappyCompressor } from 'snappy';
 import type { ArchiveFormat } from '@burrow/protocol';
 import { createBzip2Stream } from './bzip2-stream.js';
 
@@ -52,7 +49,9 @@ export class BlockCompressor extends Transform {
 
 /** Snappy framing format (the `.sz` files of the snappy tools), written incrementally. */
 export class SnappyFramedStream extends Transform {
-  private readonly compressor = new SnappyCompressor();
+  constructor(private readonly compressor: SnappyCompressor) {
+    super();
+  }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     try {
@@ -77,8 +76,9 @@ const LZ4_BLOCK = 4 * 1024 * 1024;
 /**
  * The compression stage for a tar-based format, or undefined for plain tar and zip (zip
  * compresses entry by entry itself). Levels favour streaming speed over the last few percent.
+ * Each codec loads on first use, so the server only carries the ones it is asked for.
  */
-export function createCompressor(format: ArchiveFormat): Duplex | undefined {
+export async function createCompressor(format: ArchiveFormat): Promise<Duplex | undefined> {
   switch (format) {
     case 'zip':
     case 'tar':
@@ -87,19 +87,27 @@ export function createCompressor(format: ArchiveFormat): Duplex | undefined {
       return zlib.createGzip({ level: 6 });
     case 'tarbz2':
       return createBzip2Stream();
-    case 'tarxz':
+    case 'tarxz': {
+      const { default: lzma } = await import('lzma-native');
       // Preset 2 keeps the encoder at about 17 MB; the default preset 6 needs about 94 MB.
       return lzma.createCompressor({ preset: 2, threads: 1 });
-    case 'tarlz4':
+    }
+    case 'tarlz4': {
+      const { compressFrame } = await import('lz4-napi');
       return new BlockCompressor(LZ4_BLOCK, (block) => compressFrame(block));
-    case 'tarsz':
-      return new SnappyFramedStream();
+    }
+    case 'tarsz': {
+      const { Compressor } = await import('snappy');
+      return new SnappyFramedStream(new Compressor());
+    }
     case 'tarbr':
       // Brotli's default quality (11) runs at about 1 MB/s; 4 streams at tens of MB/s.
       return zlib.createBrotliCompress({
         params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_GENERIC },
       });
-    case 'tarzst':
-      return new ZstdCompressStream({ compressionLevel: 3 });
+    case 'tarzst': {
+      const { CompressStream } = await import('zstd-napi');
+      return new CompressStream({ compressionLevel: 3 });
+    }
   }
 }

@@ -36,5 +36,5 @@ export async function sendArchive(reply: FastifyReply, scope: Scope, baseVirtual
   reply.header('x-content-type-options', 'nosniff');
   reply.header('content-security-policy', RAW_CSP);
   if (reply.request.method === 'HEAD') return reply.send();
-  return reply.send(createArchiveStream(scope, plan, format));
+  return reply.send(await createArchiveStream(scope, plan, format));
 }

@@ -1,19 +1,6 @@
 // Type declarations for the compression and archive packages that ship without their own.
 // Only the parts this module uses are described.
 
-declare module 'node-bzip2' {
-  export type CompressionOptions = { level?: number; buffering?: 'auto' | 'always' | 'never' };
-  export function compress(data: Uint8Array | string, options?: CompressionOptions): Buffer;
-  export function compressAsync(data: Uint8Array | string, options?: CompressionOptions): Promise<Buffer>;
-  export function decompress(data: Uint8Array, options?: { small?: boolean }): Buffer;
-  const bzip2: {
-    compress: typeof compress;
-    compressAsync: typeof compressAsync;
-    decompress: typeof decompress;
-  };
-  export default bzip2;
-}
-
 declare module 'lzma-native' {
   import type { Transform } from 'node:stream';
   export type CompressorOptions = { preset?: number; threads?: number; check?: number; memlimit?: number };

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import type { Sharp } from 'sharp';
 import { payloadTooLarge } from '../../errors.js';
 import type { ImageKind } from './image-kind.js';
 
@@ -27,13 +27,24 @@ export function outputFormat(size: PreviewSize, kind: ImageKind): OutputFormat {
   return kind === 'png' || kind === 'webp' ? kind : 'jpeg';
 }
 
-function open(input: string | Buffer) {
+let library: Promise<typeof import('sharp')> | undefined;
+
+/**
+ * The image library loads on first use (it is the largest part of the server's memory), with
+ * its operation cache off: rendered results live in our own disk cache.
+ */
+async function open(input: string | Buffer): Promise<Sharp> {
+  library ??= import('sharp').then((module) => {
+    module.default.cache(false);
+    return module;
+  });
+  const { default: sharp } = await library;
   return sharp(input, { limitInputPixels: LIMIT_INPUT_PIXELS, failOn: 'error', sequentialRead: true });
 }
 
 /** Reads the header only; 413 when the image is larger than upstream allows. */
 export async function checkDimensions(real: string): Promise<void> {
-  const metadata = await open(real).metadata();
+  const metadata = await (await open(real)).metadata();
   const width = metadata.autoOrient?.width ?? metadata.width ?? 0;
   const height = metadata.autoOrient?.height ?? metadata.height ?? 0;
   if (width > MAX_DIMENSION || height > MAX_DIMENSION) throw payloadTooLarge('image too large');
@@ -44,7 +55,7 @@ export async function checkDimensions(real: string): Promise<void> {
  * within 1080 × 1080 that never enlarges (big). Transparent areas become white in JPEG output.
  */
 export async function renderImage(input: string | Buffer, size: PreviewSize, format: OutputFormat): Promise<Buffer> {
-  let pipeline = open(input).rotate();
+  let pipeline = (await open(input)).rotate();
   pipeline =
     size === 'thumb'
       ? pipeline.resize(THUMB_SIZE, THUMB_SIZE, { fit: 'cover', position: 'centre', kernel: 'cubic' })

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-import sharp from 'sharp';
 import type { Services } from '../../app.js';
 import { createDownloadsService } from '../downloads/downloads.service.js';
 import { previewRoutes } from './preview.routes.js';
@@ -11,8 +10,6 @@ import { createVideoFrames } from './video-frame.js';
 
 /** Image and video previews with their disk cache, and subtitles as WebVTT. */
 export const previewsModule: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
-  // Rendered results live in our own disk cache; the library's memory cache would only add RSS.
-  sharp.cache(false);
   const downloads = createDownloadsService({ scopes: services.scopes });
   const cache = createThumbnailCache(services.config.cacheDir, app.log);
   const previews = createPreviewsService({ config: services.config, downloads, cache, videoFrames: createVideoFrames() });

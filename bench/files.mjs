@@ -1,0 +1,383 @@
+#!/usr/bin/env node
+// Files benchmark: Burrow against nginx on 127.0.0.1 for a 100,000-entry listing and a 1 GiB
+// download, then a streamed zip of a 1 GiB folder of 10,000 files with Burrow's memory sampled.
+// Data lives in a temporary folder that is removed afterwards. Sizes can be lowered through the
+// environment (BENCH_LIST_ENTRIES, BENCH_FILE_MB, BENCH_ARCHIVE_FILES, BENCH_ARCHIVE_MB,
+// BENCH_RUNS) for a quick run.
+import { spawn, execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..');
+const env = process.env;
+const LIST_ENTRIES = Number(env.BENCH_LIST_ENTRIES ?? 100_000);
+const FILE_MB = Number(env.BENCH_FILE_MB ?? 1024);
+const ARCHIVE_FILES = Number(env.BENCH_ARCHIVE_FILES ?? 10_000);
+const ARCHIVE_MB = Number(env.BENCH_ARCHIVE_MB ?? 1024);
+const RUNS = Number(env.BENCH_RUNS ?? 5);
+const NGINX = env.BENCH_NGINX ?? '/usr/sbin/nginx';
+const DEADLINE_MS = Number(env.BENCH_DEADLINE_S ?? 1500) * 1000;
+const REQUEST_TIMEOUT_MS = 300_000;
+const PASSWORD = 'bench-password-' + crypto.randomBytes(6).toString('hex');
+
+const MiB = 1024 * 1024;
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-bench-'));
+const data = path.join(work, 'data');
+const children = [];
+
+function log(message) {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+async function cleanup() {
+  for (const child of children) {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await Promise.race([new Promise((resolve) => child.once('exit', resolve)), new Promise((resolve) => setTimeout(resolve, 5000))]);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  }
+  fs.rmSync(work, { recursive: true, force: true });
+}
+
+const deadline = setTimeout(() => {
+  log(`deadline of ${DEADLINE_MS / 1000} s reached, stopping`);
+  cleanup().finally(() => process.exit(2));
+}, DEADLINE_MS);
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => cleanup().finally(() => process.exit(130)));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** GET over loopback; resolves with status, bytes received and elapsed seconds (body discarded). */
+function fetchTimed(port, urlPath, headers = {}, onData) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const request = http.get({ host: '127.0.0.1', port, path: urlPath, headers, agent: false }, (response) => {
+      let bytes = 0;
+      response.on('data', (chunk) => {
+        bytes += chunk.length;
+        onData?.(chunk);
+      });
+      response.on('end', () => resolve({ status: response.statusCode, bytes, seconds: Number(process.hrtime.bigint() - started) / 1e9 }));
+      response.on('error', reject);
+    });
+    request.setTimeout(REQUEST_TIMEOUT_MS, () => request.destroy(new Error(`timeout on ${urlPath}`)));
+    request.on('error', reject);
+  });
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+async function waitForHttp(port, urlPath, ms = 60_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      const result = await fetchTimed(port, urlPath);
+      if (result.status < 500) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`nothing answered on port ${port}`);
+}
+
+function writeDataSet() {
+  const started = Date.now();
+  fs.mkdirSync(path.join(data, 'list'), { recursive: true });
+  for (let index = 0; index < LIST_ENTRIES; index++) {
+    fs.writeFileSync(path.join(data, 'list', `entry-${String(index).padStart(6, '0')}.txt`), 'x');
+  }
+  // Incompressible blocks so neither side can win by compression.
+  const block = crypto.randomBytes(MiB);
+  const big = fs.openSync(path.join(data, 'big.bin'), 'w');
+  for (let index = 0; index < FILE_MB; index++) fs.writeSync(big, block);
+  fs.closeSync(big);
+  // Half the archive's files are media-like (random bytes), half text-like, as in a real folder.
+  const perFile = Math.floor((ARCHIVE_MB * MiB) / ARCHIVE_FILES);
+  const media = crypto.randomBytes(perFile);
+  const lines = [];
+  for (let size = 0, index = 0; size < perFile; index++) {
+    const line = `${index}\tburrow archive benchmark row ${(index * 7919) % 100_003}\t${(index * 104_729) % 1_000_003}\n`;
+    lines.push(line);
+    size += line.length;
+  }
+  const text = Buffer.from(lines.join('')).subarray(0, perFile);
+  for (let index = 0; index < ARCHIVE_FILES; index++) {
+    const folder = path.join(data, 'archive', `group-${String(index % 100).padStart(3, '0')}`);
+    if (index < 100) fs.mkdirSync(folder, { recursive: true });
+    const isMedia = index % 2 === 0;
+    fs.writeFileSync(path.join(folder, `file-${String(index).padStart(5, '0')}.${isMedia ? 'dat' : 'txt'}`), isMedia ? media : text);
+  }
+  // nginx workers may run as another user: everything world-readable.
+  execFileSync('chmod', ['-R', 'a+rX', work]);
+  log(`data written in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+async function startNginx() {
+  const port = await freePort();
+  const prefix = path.join(work, 'nginx');
+  fs.mkdirSync(path.join(prefix, 'logs'), { recursive: true });
+  const temp = (name) => `${name}_temp_path ${path.join(prefix, name)};`;
+  const conf = `
+daemon off;
+worker_processes 1;
+pid ${path.join(prefix, 'nginx.pid')};
+error_log ${path.join(prefix, 'logs', 'error.log')} warn;
+events { worker_connections 256; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  ${temp('client_body')} ${temp('proxy')} ${temp('fastcgi')} ${temp('uwsgi')} ${temp('scgi')}
+  types { application/octet-stream bin; }
+  server {
+    listen 127.0.0.1:${port};
+    root ${data};
+    location /list/ { autoindex on; autoindex_format json; }
+    location / { }
+  }
+}
+`;
+  const confFile = path.join(prefix, 'nginx.conf');
+  fs.writeFileSync(confFile, conf);
+  const child = spawn(NGINX, ['-p', prefix, '-c', confFile, '-e', path.join(prefix, 'logs', 'error.log')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(child);
+  await waitForHttp(port, '/list/');
+  return { port, child };
+}
+
+async function startBurrow() {
+  const port = await freePort();
+  const entry = path.join(repo, 'server', 'dist', 'main.js');
+  const useDist = fs.existsSync(entry) && env.BENCH_TSX !== '1';
+  const args = useDist ? [entry, 'serve'] : ['--import', 'tsx', path.join(repo, 'server', 'src', 'main.ts'), 'serve'];
+  const child = spawn(process.execPath, args, {
+    cwd: repo,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...env,
+      BURROW_ROOT: data,
+      BURROW_PORT: String(port),
+      BURROW_ADDRESS: '127.0.0.1',
+      BURROW_DATABASE: path.join(work, 'burrow.db'),
+      BURROW_CACHE_DIR: path.join(work, 'cache'),
+      BURROW_LOG_LEVEL: 'warn',
+      BURROW_ADMIN_PASSWORD: PASSWORD,
+    },
+  });
+  children.push(child);
+  await waitForHttp(port, '/health');
+  const token = await new Promise((resolve, reject) => {
+    const body = JSON.stringify({ username: 'admin', password: PASSWORD });
+    const request = http.request({ host: '127.0.0.1', port, path: '/api/login', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
+      let text = '';
+      response.on('data', (chunk) => (text += chunk));
+      response.on('end', () => (response.statusCode === 200 ? resolve(text) : reject(new Error(`login failed: ${response.statusCode} ${text}`))));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+  log(`Burrow from ${useDist ? 'server/dist' : 'sources (tsx)'} on port ${port}`);
+  return { port, child, token, runtime: useDist ? 'dist' : 'tsx' };
+}
+
+function memoryOf(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+  return { rss: field('VmRSS'), hwm: field('VmHWM') };
+}
+
+async function measureListing(nginx, burrow) {
+  const nginxTimes = [];
+  const burrowTimes = [];
+  let burrowItems = 0;
+  let nginxItems = 0;
+  // One unmeasured pass each warms the page cache and the server.
+  await fetchTimed(nginx.port, '/list/');
+  await fetchTimed(burrow.port, '/api/resources/list/', { 'x-auth': burrow.token });
+  for (let run = 0; run < RUNS; run++) {
+    let nginxBody = '';
+    const fromNginx = await fetchTimed(nginx.port, '/list/', {}, run === 0 ? (chunk) => (nginxBody += chunk) : undefined);
+    let burrowBody = '';
+    const fromBurrow = await fetchTimed(burrow.port, '/api/resources/list/', { 'x-auth': burrow.token }, run === 0 ? (chunk) => (burrowBody += chunk) : undefined);
+    if (fromBurrow.status !== 200) throw new Error(`Burrow listing answered ${fromBurrow.status}`);
+    if (run === 0) {
+      nginxItems = JSON.parse(nginxBody).length;
+      burrowItems = JSON.parse(burrowBody).items.length;
+    }
+    nginxTimes.push(fromNginx.seconds);
+    burrowTimes.push(fromBurrow.seconds);
+  }
+  if (burrowItems !== LIST_ENTRIES || nginxItems !== LIST_ENTRIES) throw new Error(`listing sizes differ: Burrow ${burrowItems}, nginx ${nginxItems}`);
+  return { entries: LIST_ENTRIES, runs: RUNS, nginxMedianMs: median(nginxTimes) * 1000, burrowMedianMs: median(burrowTimes) * 1000, ratio: median(burrowTimes) / median(nginxTimes) };
+}
+
+/** Downloads with curl when it is installed (a C client keeps the client out of the measure). */
+function hasCurl() {
+  try {
+    execFileSync('curl', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function curlTimed(port, urlPath, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const args = ['-s', '-o', '/dev/null', '--max-time', String(REQUEST_TIMEOUT_MS / 1000), '-w', '%{http_code} %{size_download} %{time_total}'];
+    for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
+    args.push(`http://127.0.0.1:${port}${urlPath}`);
+    const child = spawn('curl', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const [status, bytes, seconds] = out.trim().split(' ').map(Number);
+      if (code !== 0) reject(new Error(`curl exited with ${code}`));
+      else resolve({ status, bytes, seconds });
+    });
+  });
+}
+
+async function measureDownload(nginx, burrow) {
+  const runs = Math.max(1, Math.min(RUNS, 3));
+  const nginxRates = [];
+  const burrowRates = [];
+  const get = hasCurl() ? curlTimed : fetchTimed;
+  for (let run = 0; run < runs; run++) {
+    const fromNginx = await get(nginx.port, '/big.bin');
+    const fromBurrow = await get(burrow.port, '/api/raw/big.bin', { 'x-auth': burrow.token });
+    if (fromBurrow.bytes !== FILE_MB * MiB || fromNginx.bytes !== FILE_MB * MiB) throw new Error('download sizes differ');
+    nginxRates.push(fromNginx.bytes / fromNginx.seconds);
+    burrowRates.push(fromBurrow.bytes / fromBurrow.seconds);
+  }
+  return { sizeMiB: FILE_MB, runs, client: get === curlTimed ? 'curl' : 'node', nginxMiBs: median(nginxRates) / MiB, burrowMiBs: median(burrowRates) / MiB, ratio: median(burrowRates) / median(nginxRates) };
+}
+
+async function measureArchive(burrow) {
+  const pid = burrow.child.pid;
+  const before = memoryOf(pid);
+  // Writing 5 to clear_refs resets the peak (VmHWM) so it covers the archive alone.
+  let hwmReset = true;
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    hwmReset = false;
+  }
+  let peakSampled = before.rss;
+  const sampler = setInterval(() => {
+    try {
+      peakSampled = Math.max(peakSampled, memoryOf(pid).rss);
+    } catch {
+      // process gone
+    }
+  }, 25);
+  const result = await fetchTimed(burrow.port, '/api/raw/archive/?algo=zip', { 'x-auth': burrow.token });
+  clearInterval(sampler);
+  const after = memoryOf(pid);
+  if (result.status !== 200) throw new Error(`archive answered ${result.status}`);
+  const peak = hwmReset ? Math.max(after.hwm, peakSampled) : peakSampled;
+  return {
+    files: ARCHIVE_FILES,
+    sizeMiB: ARCHIVE_MB,
+    seconds: result.seconds,
+    archiveMiB: result.bytes / MiB,
+    throughputMiBs: ARCHIVE_MB / result.seconds,
+    rssBeforeMB: before.rss / 1e6,
+    peakRssMB: peak / 1e6,
+    growthMB: (peak - before.rss) / 1e6,
+    peakSource: hwmReset ? 'VmHWM after reset, and VmRSS sampled every 25 ms' : 'VmRSS sampled every 25 ms',
+  };
+}
+
+function table(results) {
+  const rows = [
+    ['Measure', 'nginx', 'Burrow', 'Ratio', 'Target', 'Met'],
+    [
+      `List ${results.listing.entries} entries (median of ${results.listing.runs})`,
+      `${results.listing.nginxMedianMs.toFixed(1)} ms`,
+      `${results.listing.burrowMedianMs.toFixed(1)} ms`,
+      `${results.listing.ratio.toFixed(2)}×`,
+      '≤ 1.2× nginx time',
+      results.listing.ratio <= 1.2 ? 'yes' : 'no',
+    ],
+    [
+      `Download ${results.download.sizeMiB} MiB (median of ${results.download.runs})`,
+      `${results.download.nginxMiBs.toFixed(0)} MiB/s`,
+      `${results.download.burrowMiBs.toFixed(0)} MiB/s`,
+      `${results.download.ratio.toFixed(2)}×`,
+      '≥ 0.9× nginx throughput',
+      results.download.ratio >= 0.9 ? 'yes' : 'no',
+    ],
+    [
+      `Zip ${results.archive.files} files, ${results.archive.sizeMiB} MiB`,
+      '-',
+      `${results.archive.seconds.toFixed(1)} s, peak RSS ${results.archive.peakRssMB.toFixed(0)} MB (+${results.archive.growthMB.toFixed(0)} MB)`,
+      '-',
+      'peak memory < 100 MB',
+      results.archive.peakRssMB < 100 ? 'yes' : results.archive.growthMB < 100 ? 'growth only' : 'no',
+    ],
+  ];
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => String(row[column]).length)));
+  return rows.map((row, index) => {
+    const line = '| ' + row.map((cell, column) => String(cell).padEnd(widths[column])).join(' | ') + ' |';
+    return index === 0 ? line + '\n|' + widths.map((width) => '-'.repeat(width + 2)).join('|') + '|' : line;
+  }).join('\n');
+}
+
+async function main() {
+  log(`work folder ${work}`);
+  writeDataSet();
+  const nginx = await startNginx();
+  const burrow = await startBurrow();
+  // The archive runs first, on a freshly started server, so its memory figure is its own.
+  const archive = await measureArchive(burrow);
+  log(`archive done: ${archive.seconds.toFixed(1)} s, peak RSS ${archive.peakRssMB.toFixed(0)} MB`);
+  const listing = await measureListing(nginx, burrow);
+  log(`listing done: ${listing.ratio.toFixed(2)}×`);
+  const download = await measureDownload(nginx, burrow);
+  log(`download done: ${download.ratio.toFixed(2)}×`);
+  const results = {
+    date: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, node: process.version, memoryGiB: Math.round(os.totalmem() / 2 ** 30) },
+    burrowRuntime: burrow.runtime,
+    listing,
+    download,
+    archive,
+  };
+  const folder = path.join(here, 'results');
+  fs.mkdirSync(folder, { recursive: true });
+  const file = path.join(folder, `files-${results.date.replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+  process.stdout.write(table(results) + '\n\n' + `results: ${path.relative(repo, file)}\n`);
+}
+
+main()
+  .catch((error) => {
+    process.stderr.write(`[bench] failed: ${error.stack ?? error}\n`);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    clearTimeout(deadline);
+    await cleanup();
+  });
