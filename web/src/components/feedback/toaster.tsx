@@ -8,7 +8,7 @@ type ToasterProps = {
   onReady: () => void;
 };
 
-/** Toasts of spec section 9: bottom centre, at most 10 visible, newest in front. */
+/** Toasts of spec section 9: bottom centre, at most 10 visible, the newest on top of the stack. */
 export default function Toaster({ theme, onReady }: ToasterProps) {
   // Sonner subscribes in its own effect, which runs before this parent effect.
   useEffect(() => {
@@ -18,7 +18,6 @@ export default function Toaster({ theme, onReady }: ToasterProps) {
     <SonnerToaster
       position="bottom-center"
       visibleToasts={10}
-      expand
       closeButton
       richColors
       theme={theme}
