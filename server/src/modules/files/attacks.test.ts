@@ -340,3 +340,20 @@ describe('hostile names', () => {
     expect(namesIn(h.t.root)).toEqual([name]);
   });
 });
+
+describe('names that are not valid UTF-8', () => {
+  it('are skipped by listings and copies, and removed with their folder', async () => {
+    const folder = h.mkdir('odd');
+    h.put('odd/fine.txt', 'fine');
+    fs.writeFileSync(Buffer.concat([Buffer.from(folder + '/'), Buffer.from([0x62, 0xff, 0x2e, 0x74])]), 'bad');
+    const listing = await h.api(h.admin, 'GET', '/odd/');
+    expect(listing.statusCode).toBe(200);
+    expect(listing.json().items.map((item: { name: string }) => item.name)).toEqual(['fine.txt']);
+    expect((await h.t.request(h.admin, { method: 'GET', url: '/api/resources/recursive/odd' })).json()).toHaveLength(1);
+    const destination = encodeURIComponent(encodePath('/odd-copy'));
+    expect((await h.api(h.admin, 'PATCH', '/odd', { query: `action=copy&destination=${destination}` })).statusCode).toBe(200);
+    expect(namesIn(h.real('odd-copy'))).toEqual(['fine.txt']);
+    expect((await h.api(h.admin, 'DELETE', '/odd')).statusCode).toBe(204);
+    expect(h.exists('odd')).toBe(false);
+  });
+});

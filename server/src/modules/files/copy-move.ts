@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Scope, ResolvedPath } from '../../storage/scoped-fs.js';
-import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
+import { badRequest, conflict, forbidden, internal, notFound } from '../../errors.js';
 import { baseName, cleanVirtualPath, isWithin, joinVirtual, parentOf } from '../../storage/virtual-path.js';
 import type { Actor, FilesDeps } from './files.deps.js';
 import { assertDescendantsAllowed } from './descendants.js';
@@ -58,7 +58,7 @@ async function lstatOrUndefined(real: string): Promise<fs.Stats | undefined> {
  * link is staged, and kept only if it resolves inside the root (or, when dangling, if its text
  * points inside the root lexically). Escaping links are skipped, never dereferenced.
  */
-async function copyLink(scope: Scope, from: string, to: string): Promise<void> {
+async function copyLink(scope: Scope, from: string, to: string): Promise<boolean> {
   const text = await fsp.readlink(from);
   const staging = stagingPathFor(to);
   await fsp.symlink(text, staging);
@@ -73,12 +73,13 @@ async function copyLink(scope: Scope, from: string, to: string): Promise<void> {
       const landing = target ?? path.resolve(path.dirname(to), text);
       if (!scope.isInside(landing)) {
         await fsp.unlink(staging);
-        return;
+        return false;
       }
     }
     const existing = await lstatOrUndefined(to);
     if (existing?.isDirectory()) throw conflict();
     await fsp.rename(staging, to);
+    return true;
   } catch (error) {
     await fsp.unlink(staging).catch(() => undefined);
     throw error;
@@ -88,27 +89,30 @@ async function copyLink(scope: Scope, from: string, to: string): Promise<void> {
 /**
  * Copies `from` onto `to` without following links: folders merge (created with `dirMode`),
  * files are written atomically and keep their permission bits, links are recreated only when
- * they stay in the scope, and special files (pipes, sockets, devices) are skipped.
+ * they stay in the scope, and special files (pipes, sockets, devices) are skipped, as are entries
+ * that vanish or cannot be named (invalid UTF-8). Returns how many entries were left behind.
  */
-async function copyTree(scope: Scope, from: string, to: string, dirMode: number): Promise<void> {
-  const stat = await fsp.lstat(from);
+async function copyTree(scope: Scope, from: string, to: string, dirMode: number): Promise<number> {
+  const stat = await lstatOrUndefined(from);
+  if (!stat) return 1;
   if (stat.isDirectory()) {
     const existing = await lstatOrUndefined(to);
     if (existing && !existing.isDirectory()) throw conflict();
     if (!existing) await fsp.mkdir(to, { mode: dirMode });
+    let skipped = 0;
     for (const name of await fsp.readdir(from)) {
       if (isStagingName(name)) continue;
-      await copyTree(scope, path.join(from, name), path.join(to, name), dirMode);
+      skipped += await copyTree(scope, path.join(from, name), path.join(to, name), dirMode);
     }
-    return;
+    return skipped;
   }
   if (stat.isFile()) {
     const existing = await lstatOrUndefined(to);
     if (existing?.isDirectory()) throw conflict();
-    await copyFileAtomically(from, to, stat.mode & 0o777);
-    return;
+    return (await copyFileAtomically(from, to, stat.mode & 0o777)) ? 0 : 1;
   }
-  if (stat.isSymbolicLink()) await copyLink(scope, from, to);
+  if (stat.isSymbolicLink()) return (await copyLink(scope, from, to)) ? 0 : 1;
+  return 1;
 }
 
 /**
@@ -185,6 +189,9 @@ async function moveEntry(scope: Scope, from: string, to: string, dirMode: number
     if (code === 'EISDIR' || code === 'ENOTDIR') throw conflict();
     if (code !== 'EXDEV' && code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
   }
-  await copyTree(scope, from, to, dirMode);
+  // The source goes only once everything reached the destination: a pipe, an escaping link or
+  // an unnameable entry that could not be carried over keeps the source in place.
+  const skipped = await copyTree(scope, from, to, dirMode);
+  if (skipped > 0) throw internal(`${skipped} entries could not be moved`);
   await fsp.rm(from, { recursive: true, force: false });
 }

@@ -5,6 +5,7 @@ import { sendStatus } from '../../plugins/error-handler.js';
 import { badRequest } from '../../errors.js';
 import { decodePathComponent } from '../../storage/virtual-path.js';
 import { createFilesService, type FilesService } from './files.service.js';
+import { createHooks } from './hooks.js';
 import type { WriteBody } from './write.js';
 
 /** The decoded virtual path after `prefix` in the request URL (`/` when nothing follows). */
@@ -46,7 +47,7 @@ function disconnectSignal(reply: FastifyReply): AbortSignal {
  * delete, copy and move. Handlers only translate HTTP to service calls and back.
  */
 export const resourcesRoutes: FastifyPluginAsync<{ services: Services; files?: FilesService }> = async (app, options) => {
-  const files = options.files ?? createFilesService(options.services);
+  const files = options.files ?? createFilesService(options.services, { hooks: createHooks(options.services, { log: app.log }) });
   const resources = ApiPaths.resources;
   const recursive = ApiPaths.resourcesRecursive;
 
