@@ -23,6 +23,7 @@ import { downloadsModule } from './modules/downloads/downloads.module.js';
 import { resourcesRoutes } from './modules/files/resources.routes.js';
 import { sharesModule } from './modules/shares/shares.module.js';
 import { uploadsModule } from './modules/uploads/uploads.module.js';
+import { searchModule } from './modules/search/search.module.js';
 
 /** Everything a route module may need; built once in `buildApp` and passed explicitly. */
 export type Services = {
@@ -103,6 +104,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(downloadsModule, { services });
   await app.register(uploadsModule, { services });
   await app.register(sharesModule, { services });
+  await app.register(searchModule, { services });
   await app.register(fp(webAppPlugin), { config, settings });
 
   const purge = setInterval(() => void auth.purgeRevoked().catch(() => undefined), 10 * 60_000);

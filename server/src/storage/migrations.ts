@@ -85,4 +85,36 @@ export const migrations: Record<string, Migration> = {
       }
     },
   },
+  '0002_search_index': {
+    // The first search table was never written to; it is replaced by one keyed by an integer id
+    // (the full-text index refers to rows by that id) and ordered by walk order (see below).
+    async up(db: Kysely<unknown>) {
+      await db.schema.dropIndex('search_entries_parent').ifExists().execute();
+      await db.schema.dropTable('search_entries').execute();
+      await db.schema
+        .createTable('search_entries')
+        .addColumn('id', 'integer', (col) => col.primaryKey())
+        .addColumn('path', 'text', (col) => col.notNull())
+        .addColumn('name', 'text', (col) => col.notNull())
+        .addColumn('name_lower', 'text', (col) => col.notNull())
+        .addColumn('ext', 'text', (col) => col.notNull())
+        .addColumn('kind', 'integer', (col) => col.notNull())
+        .execute();
+      // Paths sort in depth-first walk order once '/' becomes the smallest character; control
+      // characters 1 and 2 in names are escaped first so the mapping stays exact and ordered.
+      await sql`CREATE INDEX search_entries_walk ON search_entries (replace(replace(replace(path, char(2), char(2, 2)), char(1), char(2, 1)), '/', char(1)))`.execute(db);
+      // Substring search over names: trigram tokens, rowid = search_entries.id, no stored copy.
+      await sql`CREATE VIRTUAL TABLE search_names USING fts5(name_lower, content='', contentless_delete=1, tokenize='trigram case_sensitive 1', detail=none)`.execute(db);
+      await db.schema
+        .createTable('search_state')
+        .addColumn('key', 'varchar(64)', (col) => col.primaryKey())
+        .addColumn('value', 'text', (col) => col.notNull())
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('search_state').execute();
+      await sql`DROP TABLE search_names`.execute(db);
+      await db.schema.dropTable('search_entries').execute();
+    },
+  },
 };

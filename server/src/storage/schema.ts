@@ -60,13 +60,22 @@ export type UploadsTable = {
   updated_at: number;
 };
 
+/** Search index: one row per name under the server root (see the search module's repository). */
 export type SearchEntriesTable = {
+  id: Generated<number>;
+  /** Real path relative to the server root, `/`-separated, no leading slash. */
   path: string;
-  parent: string;
   name: string;
   name_lower: string;
-  is_dir: number;
+  /** Lower-case extension with its dot, or ''. */
   ext: string;
+  /** 0 file, 1 folder, 2 symbolic link, 3 other. */
+  kind: number;
+};
+
+export type SearchStateTable = {
+  key: string;
+  value: string;
 };
 
 export type Database = {
@@ -76,4 +85,5 @@ export type Database = {
   shares: SharesTable;
   uploads: UploadsTable;
   search_entries: SearchEntriesTable;
+  search_state: SearchStateTable;
 };

@@ -1,0 +1,351 @@
+#!/usr/bin/env node
+// Search benchmark: a tree of a million empty files under the temporary folder, Burrow's name
+// index built over it (time and rate), then name-query latency through the HTTP API side by side
+// with GNU `find <root> -iname '*term*'` over the same tree, and the server's idle memory with
+// that index loaded. Everything runs on 127.0.0.1; the tree is removed at the end unless --keep;
+// every step has a time limit.
+//
+//   npm run bench:search -w bench -- [--files 1000000] [--runs 7] [--find-runs 3]
+//                                    [--tree <existing folder>] [--keep] [--runtime dist|tsx]
+
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const args = parseArgs(process.argv.slice(2));
+const FILES = Number(args.files ?? 1_000_000);
+const RUNS = Number(args.runs ?? 7);
+const FIND_RUNS = Number(args['find-runs'] ?? 3);
+const KEEP = args.keep === 'true';
+const RUNTIME = args.runtime ?? 'dist';
+const BUILD_TIMEOUT_MS = 30 * 60_000;
+const STEP_TIMEOUT_MS = 10 * 60_000;
+const PASSWORD = 'bench-admin-password-1';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-bench-search-'));
+const tree = args.tree ? path.resolve(args.tree) : path.join(work, 'root');
+const children = [];
+
+function parseArgs(list) {
+  const parsed = {};
+  for (let index = 0; index < list.length; index++) {
+    const match = /^--([^=]+)(?:=(.*))?$/.exec(list[index]);
+    if (!match) continue;
+    parsed[match[1]] = match[2] ?? (list[index + 1] && !list[index + 1].startsWith('--') ? list[++index] : 'true');
+  }
+  return parsed;
+}
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  return Promise.race([promise, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} timed out`)), ms)))]).finally(() => clearTimeout(timer));
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// --- the tree -------------------------------------------------------------------------------
+
+/** Pseudo-words from syllables; a skewed pick makes some words common and most rare. */
+const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'shi', 'pe', 'da', 'gor', 'lin', 'mar', 'tis', 'ven', 'bra', 'qu', 'ex', 'zo', 'fa'];
+const WORDS = [];
+for (const a of SYLLABLES) for (const b of SYLLABLES) for (const c of SYLLABLES.slice(0, 8)) WORDS.push(a + b + c);
+const EXTENSIONS = ['txt', 'jpg', 'png', 'pdf', 'mp3', 'mp4', 'md', 'log', 'json', 'zip'];
+
+function makeRandom(seed) {
+  let state = seed;
+  return () => (state = (state * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+}
+
+/** 100 files per folder, 100 folders per group: d<n>-<word>/s<m>/<word>-<word>-<number>.<ext>. */
+async function generateTree(root, total) {
+  const random = makeRandom(42);
+  const word = () => WORDS[Math.floor(Math.pow(random(), 3) * WORDS.length)];
+  const perFolder = 100;
+  const perGroup = 100;
+  fs.mkdirSync(root, { recursive: true });
+  let made = 0;
+  let folders = 0;
+  const started = performance.now();
+  for (let group = 0; made < total; group++) {
+    const groupDir = path.join(root, `d${group}-${word()}`);
+    fs.mkdirSync(groupDir);
+    folders++;
+    for (let sub = 0; sub < perGroup && made < total; sub++) {
+      const dir = path.join(groupDir, `s${sub}`);
+      fs.mkdirSync(dir);
+      folders++;
+      const names = [];
+      for (let index = 0; index < perFolder && made < total; index++, made++) {
+        names.push(`${word()}-${word()}-${Math.floor(random() * 100000)}.${EXTENSIONS[Math.floor(random() * EXTENSIONS.length)]}`);
+      }
+      // Empty files; opened in parallel so the thread pool keeps the disk busy.
+      await Promise.all(names.map((name) => fsp.open(path.join(dir, name), 'a').then((handle) => handle.close())));
+    }
+    if (group % 20 === 19) process.stdout.write(`  ${made.toLocaleString('en')} files\r`);
+  }
+  return { files: made, folders, seconds: (performance.now() - started) / 1000 };
+}
+
+// --- the server -----------------------------------------------------------------------------
+
+function build() {
+  const result = spawnSync('npm', ['run', 'build', '-w', 'server'], { cwd: repo, encoding: 'utf8', timeout: BUILD_TIMEOUT_MS });
+  if (result.status !== 0) console.log(`${result.stdout ?? ''}${result.stderr ?? ''}`.split('\n').filter((line) => line.includes('error')).slice(0, 5).join('\n'));
+  return result.status === 0;
+}
+
+function startServer(runtime, port) {
+  const serveArgs = ['serve', '--root', tree, '--database', path.join(work, 'burrow.db'), '--cache-dir', path.join(work, 'burrow-cache'), '--address', '127.0.0.1', '--port', String(port), '--log-level', 'info'];
+  const command =
+    runtime === 'dist'
+      ? [path.join(repo, 'server', 'dist', 'main.js'), ...serveArgs]
+      : ['--import', 'tsx', path.join(repo, 'server', 'src', 'main.ts'), ...serveArgs];
+  const child = spawn(process.execPath, command, {
+    cwd: path.join(repo, 'server'),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, BURROW_ADMIN_PASSWORD: PASSWORD },
+  });
+  children.push(child);
+  const lines = [];
+  const waiters = [];
+  let buffer = '';
+  const onData = (chunk) => {
+    buffer += chunk.toString();
+    let newline;
+    while ((newline = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      let record;
+      try {
+        record = JSON.parse(line);
+      } catch {
+        record = { msg: line };
+      }
+      lines.push(record);
+      for (const waiter of [...waiters]) if (waiter.test(record)) waiter.resolve(record);
+    }
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  return {
+    child,
+    /** Resolves with the first log record (past or future) for which `test` holds. */
+    waitFor(test, ms, what) {
+      const seen = lines.find(test);
+      if (seen) return Promise.resolve(seen);
+      return withTimeout(
+        new Promise((resolve, reject) => {
+          waiters.push({ test, resolve });
+          child.once('exit', (code) => reject(new Error(`server exited (${code}) before: ${what}`)));
+        }),
+        ms,
+        what,
+      );
+    },
+  };
+}
+
+function rssOf(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024;
+  return { rssMiB: field('VmRSS'), anonMiB: field('RssAnon'), peakMiB: field('VmHWM') };
+}
+
+function request(port, options, body) {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, ...options }, (res) => {
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.setTimeout(STEP_TIMEOUT_MS, () => req.destroy(new Error('request timed out')));
+    req.end(body);
+  });
+}
+
+async function timedSearch(port, token, query) {
+  const started = performance.now();
+  const response = await request(port, { method: 'GET', path: `/api/search/?query=${encodeURIComponent(query)}`, headers: { 'x-auth': token } });
+  const ms = performance.now() - started;
+  if (response.status !== 200) throw new Error(`search ${query}: ${response.status} ${response.body}`);
+  return { ms, count: response.body.split('\n').filter(Boolean).length };
+}
+
+function timedFind(term) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn('find', [tree, '-iname', `*${term}*`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    children.push(child);
+    let count = 0;
+    child.stdout.on('data', (chunk) => {
+      for (const byte of chunk) if (byte === 10) count++;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), STEP_TIMEOUT_MS);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code !== 0) reject(new Error(`find ${term} exited with ${code}`));
+      else resolve({ ms: performance.now() - started, count });
+    });
+  });
+}
+
+const quantile = (values, q) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+};
+const median = (values) => quantile(values, 0.5);
+const fixed = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
+
+function cleanup() {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  if (!KEEP) {
+    if (!args.tree) fs.rmSync(tree, { recursive: true, force: true });
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const report = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadAverage: os.loadavg() };
+
+  if (args.tree) {
+    console.log(`Using the existing tree ${tree}`);
+  } else {
+    console.log(`Generating ${FILES.toLocaleString('en')} empty files under ${tree} …`);
+    report.tree = await withTimeout(generateTree(tree, FILES), 60 * 60_000, 'tree generation');
+    console.log(`  ${report.tree.files.toLocaleString('en')} files in ${report.tree.folders.toLocaleString('en')} folders, ${fixed(report.tree.seconds)} s`);
+  }
+
+  let runtime = RUNTIME;
+  if (runtime === 'dist') {
+    console.log('Building the server …');
+    if (!build()) {
+      console.log('  the build failed; running the sources through tsx instead (higher memory)');
+      runtime = 'tsx';
+    }
+  }
+  report.runtime = runtime;
+
+  const port = await freePort();
+  const started = performance.now();
+  const server = startServer(runtime, port);
+  await server.waitFor((record) => typeof record.msg === 'string' && record.msg.startsWith('Burrow serving'), 120_000, 'server start');
+  const listening = performance.now();
+  console.log(`Server listening after ${fixed((listening - started) / 1000)} s; building the index …`);
+
+  // The first request is not held up by the build: answered by a live walk meanwhile.
+  const token = (await request(port, { method: 'POST', path: '/api/login', headers: { 'content-type': 'application/json' } }, JSON.stringify({ username: 'admin', password: PASSWORD }))).body;
+  const early = performance.now();
+  await request(port, { method: 'GET', path: '/api/users/1', headers: { 'x-auth': token } });
+  report.firstRequestDuringBuildMs = performance.now() - early;
+
+  const ready = await server.waitFor((record) => record.msg === 'search index ready', 60 * 60_000, 'index build');
+  report.index = {
+    entries: ready.entries,
+    seconds: ready.seconds,
+    entriesPerSecond: ready.perSecond,
+    wallSecondsFromStart: (performance.now() - started) / 1000,
+    databaseMiB: ['burrow.db', 'burrow.db-wal'].reduce((sum, file) => sum + (fs.statSync(path.join(work, file), { throwIfNoEntry: false })?.size ?? 0), 0) / 1024 / 1024,
+    rssAfterBuild: rssOf(server.child.pid),
+  };
+  console.log(`  ${ready.entries.toLocaleString('en')} entries in ${fixed(ready.seconds)} s (${ready.perSecond.toLocaleString('en')}/s)`);
+
+  // Terms across the range of frequencies the generator produces, plus numbers and filters.
+  const terms = [WORDS[2], WORDS[40], WORDS[300], WORDS[1500], WORDS[3100], '4711', '31337', 'gorlin'];
+  const queries = [...terms, `type:pdf ${WORDS[300]}`, `type:image ${WORDS[1500]}`, `"${WORDS[40]}-${WORDS[2]}"`, `case:sensitive ${WORDS[300]}`];
+  const results = [];
+  for (const query of queries) {
+    await timedSearch(port, token, query); // warm-up
+    const samples = [];
+    let count = 0;
+    for (let run = 0; run < RUNS; run++) {
+      const sample = await timedSearch(port, token, query);
+      samples.push(sample.ms);
+      count = sample.count;
+    }
+    const row = { query, results: count, burrowMs: samples, burrowP50: median(samples) };
+    if (terms.includes(query) && FIND_RUNS > 0) {
+      const findSamples = [];
+      let findCount = 0;
+      for (let run = 0; run < FIND_RUNS; run++) {
+        const sample = await timedFind(query);
+        findSamples.push(sample.ms);
+        findCount = sample.count;
+      }
+      row.findMs = findSamples;
+      row.findP50 = median(findSamples);
+      row.findResults = findCount;
+      row.speedup = row.findP50 / row.burrowP50;
+    }
+    results.push(row);
+    console.log(`  ${query.padEnd(28)} ${String(count).padStart(8)} results  p50 ${fixed(row.burrowP50).padStart(7)} ms${row.findP50 ? `   find ${fixed(row.findP50, 0).padStart(6)} ms (${row.findResults})` : ''}`);
+  }
+  const all = results.flatMap((row) => row.burrowMs);
+  const nameRows = results.filter((row) => row.findP50);
+  report.queries = results;
+  report.summary = {
+    burrowP50: median(all),
+    burrowP95: quantile(all, 0.95),
+    nameQueryP50: median(nameRows.flatMap((row) => row.burrowMs)),
+    nameQueryP95: quantile(nameRows.flatMap((row) => row.burrowMs), 0.95),
+    findP50: median(nameRows.flatMap((row) => row.findMs)),
+    findP95: quantile(nameRows.flatMap((row) => row.findMs), 0.95),
+  };
+  report.summary.speedupP50 = report.summary.findP50 / report.summary.nameQueryP50;
+  report.countsAgreeWithFind = nameRows.every((row) => row.results === row.findResults);
+
+  // Idle: no requests for a while, then read the resident set.
+  await new Promise((resolve) => setTimeout(resolve, 15_000));
+  report.idle = rssOf(server.child.pid);
+
+  server.child.kill('SIGTERM');
+  await withTimeout(new Promise((resolve) => server.child.once('exit', resolve)), 20_000, 'server stop').catch(() => server.child.kill('SIGKILL'));
+
+  console.log('');
+  console.log('| query | results | Burrow p50 ms | Burrow p95 ms | find p50 ms | find results | speed-up |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const row of results) {
+    console.log(`| \`${row.query}\` | ${row.results} | ${fixed(row.burrowP50)} | ${fixed(quantile(row.burrowMs, 0.95))} | ${row.findP50 ? fixed(row.findP50, 0) : '-'} | ${row.findResults ?? '-'} | ${row.speedup ? fixed(row.speedup, 0) + '×' : '-'} |`);
+  }
+  console.log('');
+  console.log(`Index: ${report.index.entries.toLocaleString('en')} entries, built in ${fixed(report.index.seconds)} s (${report.index.entriesPerSecond.toLocaleString('en')} entries/s), database ${fixed(report.index.databaseMiB)} MiB`);
+  console.log(`All queries: p50 ${fixed(report.summary.burrowP50)} ms, p95 ${fixed(report.summary.burrowP95)} ms over ${all.length} requests`);
+  console.log(`Name queries: p50 ${fixed(report.summary.nameQueryP50)} ms, p95 ${fixed(report.summary.nameQueryP95)} ms; find -iname p50 ${fixed(report.summary.findP50, 0)} ms, p95 ${fixed(report.summary.findP95, 0)} ms; speed-up ${fixed(report.summary.speedupP50, 0)}×`);
+  console.log(`Result counts equal to find's: ${report.countsAgreeWithFind ? 'yes' : 'NO'}`);
+  console.log(`A request during the build took ${fixed(report.firstRequestDuringBuildMs)} ms`);
+  console.log(`Server RSS (${runtime}): after build ${fixed(report.index.rssAfterBuild.rssMiB, 0)} MiB, idle ${fixed(report.idle.rssMiB, 0)} MiB (target < 250 MiB)`);
+
+  const resultsDir = path.join(repo, 'bench', 'results');
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const file = path.join(resultsDir, `search-${report.date.replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, JSON.stringify(report, null, 2));
+  console.log(`Results: ${path.relative(repo, file)}`);
+}
+
+process.on('SIGINT', () => {
+  cleanup();
+  process.exit(130);
+});
+
+withTimeout(main(), 3 * 60 * 60_000, 'benchmark')
+  .catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(cleanup);

@@ -1,0 +1,360 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { IndexRow, SearchRepository } from './search.repository.js';
+import { EntryKind, walkTree, type WalkEntry } from './tree-walker.js';
+import { compareKeys, isSameOrBelow, parentPath, subtreeHigh, subtreeLow, walkKey } from './walk-order.js';
+
+export type IndexerOptions = {
+  /** Entries written per transaction while walking (default 2,000). */
+  batchSize: number;
+};
+
+export type IndexerLog = {
+  info: (object: unknown, message: string) => void;
+  warn: (object: unknown, message: string) => void;
+  debug: (object: unknown, message: string) => void;
+};
+
+export type ReconcileResult = { walked: number; inserted: number; removed: number; updated: number; aborted: boolean };
+
+export type SearchIndexer = ReturnType<typeof createSearchIndexer>;
+
+/** A reconcile in progress: changes reported after it began make its view of those paths stale. */
+type Run = { since: number; checkEverything: boolean };
+
+/** Touched paths remembered while reconciles run; past this, every change is re-checked. */
+const MAX_TOUCHED = 100_000;
+const PAGE = 2_000;
+
+function kindOfStats(stats: fs.Stats): EntryKind {
+  if (stats.isSymbolicLink()) return EntryKind.link;
+  if (stats.isDirectory()) return EntryKind.dir;
+  if (stats.isFile()) return EntryKind.file;
+  return EntryKind.other;
+}
+
+/**
+ * Keeps the name index equal to the tree under the server root. Two mechanisms share it:
+ *
+ * - a reconcile walks a folder in walk order and merges it with the index rows of that folder,
+ *   read in the same order, batch by batch (insert what is new, drop what is gone);
+ * - change notices (Burrow's own writes and the watcher) look at one path each and fix its row,
+ *   scheduling a reconcile of a folder that appeared or moved.
+ *
+ * Both run at once. A reconcile saw each folder at the moment it read it, so a change noticed
+ * after that moment makes its view stale: every path touched since a run began (or below one)
+ * is checked on disk before the run inserts or removes it. Index writes are synchronous, so a
+ * merge batch is never interleaved with a notice.
+ */
+export function createSearchIndexer(deps: {
+  repository: SearchRepository;
+  rootReal: string;
+  /** Root-relative paths never indexed (the database and cache when they sit inside the root). */
+  skip: (relativePath: string) => boolean;
+  /** Folders the walk reads (to watch them) and forgets (removed from the index). */
+  onDirectory?: (relativePath: string) => void;
+  onForget?: (relativePath: string, subtree: boolean) => void;
+  log: IndexerLog;
+  options: IndexerOptions;
+}) {
+  const { repository, rootReal, skip, log, options } = deps;
+  const controller = new AbortController();
+  let stopped = false;
+
+  let sequence = 0;
+  const touched = new Map<string, number>();
+  const runs = new Set<Run>();
+
+  const pending = new Map<string, boolean>();
+  let waiters: (() => void)[] = [];
+  let pump: Promise<void> | undefined;
+
+  const subtreeQueue: string[] = [];
+  let subtreeWorker: Promise<void> | undefined;
+  let fullRun: Promise<ReconcileResult> | undefined;
+
+  const realOf = (relative: string) => (relative === '' ? rootReal : path.join(rootReal, ...relative.split('/')));
+
+  function touch(relative: string): void {
+    sequence++;
+    if (runs.size === 0) return;
+    touched.set(relative, sequence);
+    if (touched.size > MAX_TOUCHED) {
+      for (const run of runs) run.checkEverything = true;
+      touched.clear();
+    }
+  }
+
+  /** Whether a run must confirm `relative` on disk: it, or a folder above it, changed since. */
+  function isStale(run: Run, relative: string): boolean {
+    if (run.checkEverything) return true;
+    if (touched.size === 0) return false;
+    let current = relative;
+    for (;;) {
+      const at = touched.get(current);
+      if (at !== undefined && at > run.since) return true;
+      if (current === '') return false;
+      current = parentPath(current);
+    }
+  }
+
+  function endRun(run: Run): void {
+    runs.delete(run);
+    if (runs.size === 0) touched.clear();
+  }
+
+  function lstatKind(relative: string): EntryKind | undefined {
+    try {
+      return kindOfStats(fs.lstatSync(realOf(relative)));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Merges walked entries (in walk order) with the index rows in the same key range. */
+  function mergeBatch(run: Run, walked: WalkEntry[], after: string, until: { key: string; inclusive: boolean } | undefined, result: ReconcileResult): void {
+    repository.transaction(() => {
+      let page: IndexRow[] = [];
+      let pageIndex = 0;
+      let cursor = after;
+      let exhausted = false;
+      const nextRow = (): { row: IndexRow; key: string } | undefined => {
+        if (pageIndex >= page.length) {
+          if (exhausted) return undefined;
+          page = repository.rowsAfter(cursor, until, PAGE);
+          pageIndex = 0;
+          if (page.length < PAGE) exhausted = true;
+          if (page.length === 0) return undefined;
+        }
+        const row = page[pageIndex++]!;
+        const key = walkKey(row.path);
+        cursor = key;
+        return { row, key };
+      };
+      const dropRow = (row: IndexRow) => {
+        if (isStale(run, row.path)) {
+          const kind = lstatKind(row.path);
+          if (kind !== undefined) {
+            if (kind !== row.kind) repository.setKind(row.id, kind);
+            return;
+          }
+        }
+        repository.remove(row.id);
+        if (row.kind === EntryKind.dir) deps.onForget?.(row.path, false);
+        result.removed++;
+      };
+      let current = nextRow();
+      for (const entry of walked) {
+        const key = walkKey(entry.path);
+        while (current && compareKeys(current.key, key) < 0) {
+          dropRow(current.row);
+          current = nextRow();
+        }
+        if (current && current.key === key) {
+          if (current.row.kind !== entry.kind) {
+            repository.setKind(current.row.id, isStale(run, entry.path) ? (lstatKind(entry.path) ?? entry.kind) : entry.kind);
+            result.updated++;
+          }
+          current = nextRow();
+          continue;
+        }
+        let kind: EntryKind | undefined = entry.kind;
+        if (isStale(run, entry.path)) kind = lstatKind(entry.path);
+        if (kind === undefined) continue;
+        repository.insert({ path: entry.path, name: entry.name, kind });
+        result.inserted++;
+      }
+      while (current) {
+        dropRow(current.row);
+        current = nextRow();
+      }
+    });
+  }
+
+  /**
+   * Makes the index rows below `prefix` ('' for everything) equal to the tree on disk. The
+   * prefix's own row is the caller's business. `onProgress` gets the last key written (and is
+   * waited for).
+   */
+  async function reconcile(prefix: string, onProgress?: (key: string) => void | Promise<void>): Promise<ReconcileResult> {
+    const run: Run = { since: sequence, checkEverything: false };
+    runs.add(run);
+    const result: ReconcileResult = { walked: 0, inserted: 0, removed: 0, updated: 0, aborted: false };
+    const high = subtreeHigh(prefix);
+    let after = subtreeLow(prefix);
+    let batch: WalkEntry[] = [];
+    try {
+      const walk = walkTree(realOf(prefix), prefix, { signal: controller.signal, onDirectory: deps.onDirectory, skip });
+      for await (const entry of walk) {
+        batch.push(entry);
+        result.walked++;
+        if (batch.length < options.batchSize) continue;
+        const last = walkKey(batch[batch.length - 1]!.path);
+        if (stopped) break;
+        mergeBatch(run, batch, after, { key: last, inclusive: true }, result);
+        after = last;
+        await onProgress?.(last);
+        batch = [];
+        await nextTurn();
+      }
+      // An interrupted walk proves nothing about what it did not reach: keep those rows.
+      if (stopped || controller.signal.aborted) {
+        result.aborted = true;
+        return result;
+      }
+      mergeBatch(run, batch, after, high === undefined ? undefined : { key: high, inclusive: false }, result);
+      return result;
+    } finally {
+      endRun(run);
+    }
+  }
+
+  /** Makes sure every folder above `relative` has its row (a notice may arrive bottom-up). */
+  function ensureAncestors(relative: string): void {
+    let parent = parentPath(relative);
+    const missing: string[] = [];
+    while (parent !== '' && !repository.find(parent)) {
+      missing.push(parent);
+      parent = parentPath(parent);
+    }
+    for (const folder of missing.reverse()) {
+      if (lstatKind(folder) !== EntryKind.dir) return;
+      repository.insert({ path: folder, name: path.posix.basename(folder), kind: EntryKind.dir });
+    }
+  }
+
+  /** Looks at one path on disk and brings its row (and, for folders, its subtree) in line. */
+  async function refresh(relative: string, deep: boolean): Promise<void> {
+    if (relative === '' || skip(relative)) return;
+    let kind: EntryKind | undefined;
+    try {
+      kind = kindOfStats(await fsp.lstat(realOf(relative)));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+    }
+    if (stopped) return;
+    if (kind === undefined) {
+      const removed = repository.removeSubtree(relative);
+      deps.onForget?.(relative, true);
+      if (removed) log.debug({ path: relative, removed }, 'search index: removed');
+      return;
+    }
+    const known = repository.find(relative);
+    let reindex = deep && kind === EntryKind.dir;
+    repository.transaction(() => {
+      ensureAncestors(relative);
+      if (!known) {
+        repository.insert({ path: relative, name: path.posix.basename(relative), kind: kind! });
+        if (kind === EntryKind.dir) reindex = true;
+      } else if (known.kind !== kind) {
+        if (known.kind === EntryKind.dir) {
+          repository.removeSubtree(relative);
+          deps.onForget?.(relative, true);
+          repository.insert({ path: relative, name: known.name, kind: kind! });
+        } else repository.setKind(known.id, kind!);
+        if (kind === EntryKind.dir) reindex = true;
+      }
+    });
+    if (reindex) scheduleSubtree(relative);
+  }
+
+  function scheduleSubtree(relative: string): void {
+    // Only folders still waiting can absorb a request: one being walked may be past it already.
+    if (subtreeQueue.some((queued) => isSameOrBelow(queued, relative))) return;
+    for (let index = subtreeQueue.length - 1; index >= 0; index--) {
+      if (isSameOrBelow(relative, subtreeQueue[index]!)) subtreeQueue.splice(index, 1);
+    }
+    subtreeQueue.push(relative);
+    if (!subtreeWorker) {
+      subtreeWorker = (async () => {
+        while (subtreeQueue.length > 0 && !stopped) {
+          const next = subtreeQueue.shift()!;
+          try {
+            await reconcile(next);
+          } catch (error) {
+            log.warn({ err: error, path: next }, 'search index: could not index a folder');
+          }
+        }
+      })().finally(() => {
+        subtreeWorker = undefined;
+      });
+    }
+  }
+
+  function startPump(): void {
+    if (pump) return;
+    pump = (async () => {
+      while (pending.size > 0 && !stopped) {
+        const batch = [...pending];
+        const done = waiters;
+        pending.clear();
+        waiters = [];
+        for (const [relative, deep] of batch) {
+          try {
+            await refresh(relative, deep);
+          } catch (error) {
+            log.warn({ err: error, path: relative }, 'search index: could not update an entry');
+          }
+        }
+        for (const resolve of done) resolve();
+      }
+      for (const resolve of waiters.splice(0)) resolve();
+    })().finally(() => {
+      pump = undefined;
+      if (pending.size > 0 && !stopped) startPump();
+    });
+  }
+
+  return {
+    rootReal,
+    reconcile,
+
+    /**
+     * Reports changed paths (root-relative). Resolves once their rows are current; a folder's
+     * contents (`deep`, or a folder that is new to the index) are reindexed in the background.
+     */
+    notify(paths: string[], deep: boolean): Promise<void> {
+      if (stopped) return Promise.resolve();
+      for (const relative of paths) {
+        if (relative === '' || skip(relative)) continue;
+        touch(relative);
+        pending.set(relative, (pending.get(relative) ?? false) || deep);
+      }
+      if (pending.size === 0) return Promise.resolve();
+      const settled = new Promise<void>((resolve) => waiters.push(resolve));
+      startPump();
+      return settled;
+    },
+
+    /** A full reconcile of the whole root; concurrent calls share one run. */
+    rescan(onProgress?: (key: string) => void | Promise<void>): Promise<ReconcileResult> {
+      if (!fullRun) {
+        fullRun = reconcile('', onProgress).finally(() => {
+          fullRun = undefined;
+        });
+      }
+      return fullRun;
+    },
+
+    get rescanning(): boolean {
+      return fullRun !== undefined;
+    },
+
+    /** Resolves when no notice, folder reindex or full rescan is in progress. */
+    async settled(): Promise<void> {
+      while (pump || subtreeWorker || fullRun) {
+        await Promise.allSettled([pump, subtreeWorker, fullRun]);
+      }
+    },
+
+    async stop(): Promise<void> {
+      stopped = true;
+      controller.abort();
+      await Promise.allSettled([pump, subtreeWorker, fullRun]);
+      for (const resolve of waiters.splice(0)) resolve();
+    },
+  };
+}

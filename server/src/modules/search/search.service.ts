@@ -1,0 +1,286 @@
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { SearchResult } from '@burrow/protocol';
+import type { Config } from '../../config.js';
+import { notFound } from '../../errors.js';
+import type { FileEvent } from '../../storage/file-events.js';
+import type { Scope } from '../../storage/scoped-fs.js';
+import type { Scopes } from '../../storage/scopes.js';
+import type { UserRecord } from '../users/users.model.js';
+import { createDirectoryWatcher, type DirectoryWatcher } from './dir-watcher.js';
+import { searchIndex } from './index-search.js';
+import { createSearchIndexer, type IndexerLog, type SearchIndexer } from './search-indexer.js';
+import { matchesName, parseSearchQuery, type SearchQuery } from './search-query.js';
+import { openSearchRepository, type SearchRepository } from './search.repository.js';
+import { EntryKind, walkTree } from './tree-walker.js';
+import { compareKeys, isSameOrBelow, subtreeHigh } from './walk-order.js';
+
+export type SearchOptions = {
+  /** Full rescans for changes made outside Burrow, in ms (default 10 minutes; 0 turns them off). */
+  rescanIntervalMs?: number;
+  /** Watch the root for outside changes (default true). */
+  watch?: boolean;
+  /** Folders watched at most on Linux (default 16,384). */
+  maxWatchedDirectories?: number;
+  /** Entries written per transaction while indexing (default 2,000). */
+  batchSize?: number;
+  /** See IndexSearchOptions. */
+  candidateLimit?: number;
+  sliceSize?: number;
+};
+
+export type SearchService = ReturnType<typeof createSearchService>;
+
+const DEFAULTS = {
+  rescanIntervalMs: 10 * 60_000,
+  maxWatchedDirectories: 16_384,
+  batchSize: 2_000,
+  candidateLimit: 20_000,
+  sliceSize: 5_000,
+};
+
+/** `dir` ending in exactly one separator (a root of `/` serves everything). */
+const withSeparator = (dir: string) => (dir.endsWith(path.sep) ? dir : dir + path.sep);
+
+/** Root-relative `/`-separated path of a real path, or undefined when it lies outside. */
+function relativeTo(rootReal: string, real: string): string | undefined {
+  if (real === rootReal) return '';
+  const prefix = withSeparator(rootReal);
+  if (!real.startsWith(prefix)) return undefined;
+  return real.slice(prefix.length).split(path.sep).join('/');
+}
+
+async function realOrResolved(file: string): Promise<string> {
+  try {
+    return await fsp.realpath(file);
+  } catch {
+    try {
+      return path.join(await fsp.realpath(path.dirname(file)), path.basename(file));
+    } catch {
+      return path.resolve(file);
+    }
+  }
+}
+
+/**
+ * Search by name. Answers come from the name index (see search-indexer) once it covers the
+ * searched folder, and from a live walk of the folder before that (first build still running,
+ * no database file, or a folder outside the root through an allowed external link). Every answer
+ * goes through the user's scope: rules, hidden dotfiles and links leaving the scope.
+ */
+export function createSearchService(deps: { config: Config; scopes: Scopes; log: IndexerLog & { error: (object: unknown, message: string) => void } }, options: SearchOptions = {}) {
+  const { config, scopes, log } = deps;
+  const settings = { ...DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) } as typeof DEFAULTS & SearchOptions;
+
+  let rootReal: string | undefined;
+  let repository: SearchRepository | undefined;
+  let indexer: SearchIndexer | undefined;
+  let watcher: DirectoryWatcher | undefined;
+  let complete = false;
+  let buildCursor: string | undefined;
+  let initial: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const stats = { indexedSearches: 0, liveSearches: 0, activeSearches: 0, abortedSearches: 0 };
+
+  /** Whether the index holds everything below `prefix` (root-relative). */
+  function covers(prefix: string): boolean {
+    if (complete) return true;
+    if (buildCursor === undefined || prefix === '') return false;
+    return compareKeys(buildCursor, subtreeHigh(prefix)!) >= 0;
+  }
+
+  async function fullScan(first: boolean): Promise<void> {
+    if (!indexer || !repository || indexer.rescanning) return;
+    const started = Date.now();
+    const result = await indexer.rescan((key) => {
+      if (!complete) buildCursor = key;
+    });
+    if (result.aborted || stopped) return;
+    if (!complete) {
+      complete = true;
+      repository.setState('complete', '1');
+    }
+    const seconds = (Date.now() - started) / 1000;
+    log.info(
+      { entries: repository.count(), walked: result.walked, inserted: result.inserted, removed: result.removed, seconds, perSecond: Math.round(result.walked / Math.max(seconds, 0.001)) },
+      first ? 'search index ready' : 'search index rescanned',
+    );
+  }
+
+  /**
+   * Rules, hidden dotfiles and escaping links decide whether a matching entry is shown. Only
+   * links need the disk (where do they lead?), so only they make this asynchronous.
+   */
+  function present(scope: Scope, folderVirtual: string, relative: string, kind: number): SearchResult | undefined | Promise<SearchResult | undefined> {
+    const virtual = folderVirtual === '/' ? `/${relative}` : `${folderVirtual}/${relative}`;
+    if (!scope.isListable(virtual)) return undefined;
+    if (kind !== EntryKind.link) return { dir: kind === EntryKind.dir, path: relative };
+    return scope.resolveClean(virtual, false, 'read').then(
+      (target) => ({ dir: Boolean(target.stat?.isDirectory()), path: relative }),
+      () => undefined,
+    );
+  }
+
+  async function* fromIndex(scope: Scope, folderVirtual: string, prefix: string, query: SearchQuery, signal: AbortSignal): AsyncGenerator<SearchResult[]> {
+    const cut = prefix === '' ? 0 : prefix.length + 1;
+    for await (const rows of searchIndex(repository!, prefix, query, signal, settings)) {
+      const results: SearchResult[] = [];
+      for (const row of rows) {
+        if (!matchesName(row.name, query)) continue;
+        const presented = present(scope, folderVirtual, row.path.slice(cut), row.kind);
+        const result = presented instanceof Promise ? await presented : presented;
+        if (result) results.push(result);
+      }
+      if (signal.aborted) return;
+      if (results.length > 0) yield results;
+    }
+  }
+
+  async function* fromWalk(scope: Scope, folderReal: string, folderVirtual: string, query: SearchQuery, signal: AbortSignal): AsyncGenerator<SearchResult[]> {
+    for await (const entry of walkTree(folderReal, '', { signal })) {
+      if (!matchesName(entry.name, query)) continue;
+      const result = await present(scope, folderVirtual, entry.path, entry.kind);
+      if (result) yield [result];
+    }
+  }
+
+  function onFileEvent(event: FileEvent): Promise<void> {
+    if (!indexer || !rootReal) return Promise.resolve();
+    const relative = (real: string) => relativeTo(rootReal!, real);
+    const paths = (reals: string[]) => reals.map(relative).filter((value): value is string => value !== undefined);
+    switch (event.kind) {
+      case 'created':
+        return indexer.notify(paths([event.real]), event.isDir);
+      case 'modified':
+      case 'deleted':
+        return indexer.notify(paths([event.real]), false);
+      case 'moved':
+        return indexer.notify(paths([event.fromReal, event.toReal]), event.isDir);
+      case 'copied':
+        return indexer.notify(paths([event.toReal]), event.isDir);
+    }
+  }
+
+  return {
+    stats,
+    onFileEvent,
+
+    /** Starts the index in the background; never waits for the build. */
+    async start(): Promise<void> {
+      rootReal = await scopes.serverRoot();
+      if (config.database === ':memory:') {
+        log.warn({}, 'search index: an in-memory database cannot be shared; searches walk the folders');
+        return;
+      }
+      repository = openSearchRepository(config.database);
+      if (repository.getState('root') !== rootReal) {
+        repository.clear();
+        repository.setState('root', rootReal);
+        repository.setState('complete', '0');
+      }
+      complete = repository.getState('complete') === '1';
+
+      // Burrow's own files never enter the index (the database would otherwise feed the watcher).
+      const ownFiles = new Set<string>();
+      const database = await realOrResolved(config.database);
+      for (const suffix of ['', '-wal', '-shm', '-journal']) {
+        const relative = relativeTo(rootReal, database + suffix);
+        if (relative !== undefined) ownFiles.add(relative);
+      }
+      const cache = relativeTo(rootReal, await realOrResolved(config.cacheDir));
+      const skip = (relative: string) => ownFiles.has(relative) || (cache !== undefined && cache !== '' && isSameOrBelow(cache, relative));
+
+      const root = rootReal;
+      if (settings.watch !== false) {
+        watcher = createDirectoryWatcher({
+          rootReal: root,
+          maxDirectories: settings.maxWatchedDirectories,
+          skip,
+          log,
+          onChange: (paths, deep) => void indexer?.notify(paths, deep),
+        });
+      }
+      indexer = createSearchIndexer({
+        repository,
+        rootReal: root,
+        skip,
+        onDirectory: (relative) => watcher?.watch(relative),
+        onForget: (relative, subtree) => watcher?.forget(relative, subtree),
+        log,
+        options: { batchSize: settings.batchSize },
+      });
+      initial = fullScan(true).catch((error: unknown) => log.error({ err: error }, 'search index: the build failed; searches walk the folders'));
+      if (settings.rescanIntervalMs > 0) {
+        timer = setInterval(() => {
+          void fullScan(false).catch((error: unknown) => log.warn({ err: error }, 'search index: rescan failed'));
+        }, settings.rescanIntervalMs);
+        timer.unref();
+      }
+    },
+
+    async stop(): Promise<void> {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      watcher?.close();
+      await indexer?.stop();
+      await initial;
+      repository?.close();
+      repository = undefined;
+      indexer = undefined;
+    },
+
+    /** Resolves when the first full build (or the start-up reconcile) has finished. */
+    ready(): Promise<void> {
+      return initial;
+    },
+
+    /** Resolves when every reported change has reached the index. */
+    async settled(): Promise<void> {
+      await indexer?.settled();
+    },
+
+    /** Runs a full rescan now (the periodic one, on demand). */
+    async rescan(): Promise<void> {
+      await initial;
+      await fullScan(false);
+    },
+
+    /** Whether the index (rather than a live walk) would answer a search of this real folder. */
+    isIndexed(real: string): boolean {
+      const prefix = rootReal === undefined ? undefined : relativeTo(rootReal, real);
+      return indexer !== undefined && prefix !== undefined && covers(prefix);
+    },
+
+    /**
+     * Results for `query` below the folder at `decodedPath` in the user's scope, in walk order,
+     * in batches. Refusals (403, 404) are thrown before anything is produced.
+     */
+    async search(user: UserRecord, decodedPath: string, rawQuery: string, signal: AbortSignal): Promise<AsyncIterable<SearchResult[]>> {
+      const scope = await scopes.forUser(user);
+      const folder = await scope.resolve(decodedPath, 'read');
+      if (!folder.stat) throw notFound();
+      const query = parseSearchQuery(rawQuery);
+      const isDirectory = folder.stat.isDirectory();
+      const prefix = rootReal === undefined ? undefined : relativeTo(rootReal, folder.real);
+      const indexed = indexer !== undefined && prefix !== undefined && covers(prefix);
+      return (async function* () {
+        // Searching a file walks nothing: the searched entry itself is never a result.
+        if (!isDirectory) return;
+        stats.activeSearches++;
+        try {
+          if (indexed) {
+            stats.indexedSearches++;
+            yield* fromIndex(scope, folder.virtual, prefix!, query, signal);
+          } else {
+            stats.liveSearches++;
+            yield* fromWalk(scope, folder.real, folder.virtual, query, signal);
+          }
+        } finally {
+          stats.activeSearches--;
+          if (signal.aborted) stats.abortedSearches++;
+        }
+      })();
+    },
+  };
+}
