@@ -10,11 +10,26 @@ export function stagingPathFor(target: string): string {
   return path.join(path.dirname(target), `${TEMP_PREFIX}${crypto.randomBytes(8).toString('hex')}`);
 }
 
+/** Makes a rename in `folder` durable; best effort (some filesystems refuse to sync folders). */
+export async function syncFolder(folder: string): Promise<void> {
+  let handle: fsp.FileHandle | undefined;
+  try {
+    handle = await fsp.open(folder, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
+    await handle.sync();
+  } catch {
+    // the data itself is already synced; only the directory entry's durability is at stake
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
 export type AtomicWriteOptions = {
   /** Mode of a new file (the umask applies, as for any created file). */
   fileMode: number;
   /** Exact permission bits to give the result instead (kept from the file being replaced). */
   keepMode?: number;
+  /** Sync the folder after the rename (a tree copy syncs each folder once instead). */
+  syncFolder?: boolean;
 };
 
 /**
@@ -45,6 +60,7 @@ export async function writeAtomically(target: string, body: AsyncIterable<Buffer
     closed = true;
     await handle.close();
     await fsp.rename(staging, target);
+    if (options.syncFolder !== false) await syncFolder(path.dirname(target));
     return stat;
   } catch (error) {
     if (!closed) await handle.close().catch(() => undefined);
@@ -69,7 +85,7 @@ export async function copyFileAtomically(source: string, target: string, mode: n
   try {
     const stat = await input.stat();
     if (!stat.isFile()) return false;
-    await writeAtomically(target, input.createReadStream({ autoClose: false, highWaterMark: 1024 * 1024 }), { fileMode: mode, keepMode: mode });
+    await writeAtomically(target, input.createReadStream({ autoClose: false, highWaterMark: 1024 * 1024 }), { fileMode: mode, keepMode: mode, syncFolder: false });
     return true;
   } finally {
     await input.close().catch(() => undefined);

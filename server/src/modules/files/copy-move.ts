@@ -6,8 +6,9 @@ import { badRequest, conflict, forbidden, internal, notFound } from '../../error
 import { baseName, cleanVirtualPath, isWithin, joinVirtual, parentOf } from '../../storage/virtual-path.js';
 import type { Actor, FilesDeps } from './files.deps.js';
 import { assertDescendantsAllowed } from './descendants.js';
-import { copyFileAtomically, stagingPathFor } from './atomic-write.js';
+import { copyFileAtomically, stagingPathFor, syncFolder } from './atomic-write.js';
 import { isStagingName } from './file-info.js';
+import { makeParents } from './write.js';
 
 export type PatchOptions = {
   action: string;
@@ -92,7 +93,7 @@ async function copyLink(scope: Scope, from: string, to: string): Promise<boolean
  * they stay in the scope, and special files (pipes, sockets, devices) are skipped, as are entries
  * that vanish or cannot be named (invalid UTF-8). Returns how many entries were left behind.
  */
-async function copyTree(scope: Scope, from: string, to: string, dirMode: number): Promise<number> {
+async function copyTree(scope: Scope, from: string, to: string, dirMode: number, isTop = true): Promise<number> {
   const stat = await lstatOrUndefined(from);
   if (!stat) return 1;
   if (stat.isDirectory()) {
@@ -102,14 +103,17 @@ async function copyTree(scope: Scope, from: string, to: string, dirMode: number)
     let skipped = 0;
     for (const name of await fsp.readdir(from)) {
       if (isStagingName(name)) continue;
-      skipped += await copyTree(scope, path.join(from, name), path.join(to, name), dirMode);
+      skipped += await copyTree(scope, path.join(from, name), path.join(to, name), dirMode, false);
     }
+    await syncFolder(to);
     return skipped;
   }
   if (stat.isFile()) {
     const existing = await lstatOrUndefined(to);
     if (existing?.isDirectory()) throw conflict();
-    return (await copyFileAtomically(from, to, stat.mode & 0o777)) ? 0 : 1;
+    const copied = await copyFileAtomically(from, to, stat.mode & 0o777);
+    if (isTop) await syncFolder(path.dirname(to));
+    return copied ? 0 : 1;
   }
   if (stat.isSymbolicLink()) return (await copyLink(scope, from, to)) ? 0 : 1;
   return 1;
@@ -162,7 +166,7 @@ export async function patchResource(deps: FilesDeps, actor: Actor, sourcePath: s
   const isDir = treeRoot.stat!.isDirectory();
   const hookAction = isCopy ? 'copy' : 'rename';
   await deps.hooks.around(hookAction, { user, file: treeRoot.real, destination: target.real }, async () => {
-    await scope.ensureParent(target, deps.config.dirMode);
+    await makeParents(deps, actor, target);
     if (isCopy) {
       if (isSameEntry || target.real === sourceContent.real) return;
       const stat = sourceContent.stat!;

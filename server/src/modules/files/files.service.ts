@@ -5,7 +5,8 @@ import { pipeline } from 'node:stream/promises';
 import { ChecksumAlgorithms, type ChecksumAlgorithm, type RecursiveItem, type Resource } from '@burrow/protocol';
 import type { Services } from '../../app.js';
 import type { UserRecord } from '../users/users.model.js';
-import { badRequest, internal, notFound } from '../../errors.js';
+import { badRequest, forbidden, internal, notFound } from '../../errors.js';
+import { cleanVirtualPath } from '../../storage/virtual-path.js';
 import { createHooks, type Hooks } from './hooks.js';
 import type { Actor, FilesDeps } from './files.deps.js';
 import { describeFile, listFolder, listRecursive } from './listing.js';
@@ -54,15 +55,23 @@ export type FilesService = ReturnType<typeof createFilesService>;
 export function createFilesService(services: Pick<Services, 'config' | 'db' | 'scopes' | 'fileEvents' | 'settings'>, options: { hooks?: Hooks } = {}) {
   const deps: FilesDeps = { ...services, hooks: options.hooks ?? createHooks(services) };
 
-  async function actorOf(user: UserRecord): Promise<Actor> {
-    return { user, scope: await services.scopes.forUser(user) };
+  /**
+   * The user's scope, after refusing requests for dotfiles when the user hides them: upstream
+   * denies those paths in lookups too (by base name), not only in listings.
+   */
+  async function actorOf(user: UserRecord, ...virtualPaths: string[]): Promise<Actor> {
+    const scope = await services.scopes.forUser(user);
+    for (const virtualPath of virtualPaths) {
+      if (scope.isHidden(cleanVirtualPath(virtualPath).path)) throw forbidden();
+    }
+    return { user, scope };
   }
 
   return {
     hooks: deps.hooks,
 
     async get(user: UserRecord, virtualPath: string, options: GetOptions): Promise<GetResult> {
-      const { scope } = await actorOf(user);
+      const { scope } = await actorOf(user, virtualPath);
       const resolved = await scope.resolve(virtualPath, 'read');
       if (!resolved.stat) throw notFound();
       const isDir = resolved.stat.isDirectory();
@@ -89,25 +98,25 @@ export function createFilesService(services: Pick<Services, 'config' | 'db' | 's
     },
 
     async recursive(user: UserRecord, virtualPath: string, signal?: AbortSignal): Promise<RecursiveItem[]> {
-      const { scope } = await actorOf(user);
+      const { scope } = await actorOf(user, virtualPath);
       const resolved = await scope.resolve(virtualPath, 'read');
       return listRecursive(scope, resolved, signal);
     },
 
     async create(user: UserRecord, virtualPath: string, options: { override: boolean; body: WriteBody }): Promise<WriteResult> {
-      return createResource(deps, await actorOf(user), virtualPath, options);
+      return createResource(deps, await actorOf(user, virtualPath), virtualPath, options);
     },
 
     async save(user: UserRecord, virtualPath: string, body: WriteBody): Promise<WriteResult> {
-      return saveResource(deps, await actorOf(user), virtualPath, body);
+      return saveResource(deps, await actorOf(user, virtualPath), virtualPath, body);
     },
 
     async remove(user: UserRecord, virtualPath: string): Promise<void> {
-      return removeResource(deps, await actorOf(user), virtualPath);
+      return removeResource(deps, await actorOf(user, virtualPath), virtualPath);
     },
 
     async patch(user: UserRecord, virtualPath: string, options: PatchOptions): Promise<void> {
-      return patchResource(deps, await actorOf(user), virtualPath, options);
+      return patchResource(deps, await actorOf(user, virtualPath, options.destination), virtualPath, options);
     },
   };
 }

@@ -43,7 +43,12 @@ describe('POST /api/resources', () => {
     expect(response.headers.etag).toBe(etagOf(h.real('new/deep/file.txt')));
     expect(fs.statSync(h.real('new/deep/file.txt')).mode & 0o777).toBe(0o640 & ~process.umask());
     expect(fs.statSync(h.real('new/deep')).mode & 0o777).toBe(0o750 & ~process.umask());
-    expect(events).toEqual([expect.objectContaining({ kind: 'created', virtual: '/new/deep/file.txt', isDir: false })]);
+    // Folders made on the way are announced too, outermost first.
+    expect(events).toEqual([
+      expect.objectContaining({ kind: 'created', virtual: '/new', isDir: true }),
+      expect.objectContaining({ kind: 'created', virtual: '/new/deep', isDir: true }),
+      expect.objectContaining({ kind: 'created', virtual: '/new/deep/file.txt', isDir: false }),
+    ]);
     expect(namesIn(h.real('new/deep'))).toEqual(['file.txt']);
   });
 
@@ -79,7 +84,7 @@ describe('POST /api/resources', () => {
     expect(first.statusCode).toBe(200);
     expect(fs.statSync(h.real('one/two')).isDirectory()).toBe(true);
     expect((await h.api(h.admin, 'POST', '/one/two/', {})).statusCode).toBe(200);
-    expect(events.filter((event) => event.kind === 'created')).toHaveLength(1);
+    expect(events.map((event) => event.kind === 'created' && event.virtual)).toEqual(['/one', '/one/two']);
     h.put('plain', 'x');
     expect((await h.api(h.admin, 'POST', '/plain/', {})).statusCode).toBe(409);
   });
@@ -234,7 +239,10 @@ describe('PATCH /api/resources (copy and rename)', () => {
     expect(response.statusCode).toBe(200);
     expect(h.read('to dir/new name+%.txt')).toBe('x');
     expect(h.exists('from.txt')).toBe(false);
-    expect(events).toEqual([expect.objectContaining({ kind: 'moved', fromVirtual: '/from.txt', toVirtual: '/to dir/new name+%.txt', isDir: false })]);
+    expect(events).toEqual([
+      expect.objectContaining({ kind: 'created', virtual: '/to dir', isDir: true }),
+      expect.objectContaining({ kind: 'moved', fromVirtual: '/from.txt', toVirtual: '/to dir/new name+%.txt', isDir: false }),
+    ]);
   });
 
   it('copies files and folders recursively, merging into existing folders', async () => {

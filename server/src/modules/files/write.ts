@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { conflict, forbidden, insufficientStorage, methodNotAllowed, notFound } from '../../errors.js';
 import type { Actor, FilesDeps } from './files.deps.js';
+import type { ResolvedPath, Scope } from '../../storage/scoped-fs.js';
+import { parentOf } from '../../storage/virtual-path.js';
 import { writeAtomically } from './atomic-write.js';
 import { etagOf } from './file-info.js';
 
@@ -26,6 +28,27 @@ async function ensureSpace(folder: string, fallback: string, length: number | un
   if (stats.bavail * stats.bsize < length) throw insufficientStorage();
 }
 
+/** Folders that `ensureParent` is about to create for `virtual`, outermost first. */
+export async function missingParents(scope: Scope, virtual: string): Promise<Array<{ real: string; virtual: string }>> {
+  const missing: Array<{ real: string; virtual: string }> = [];
+  for (let folder = parentOf(virtual); folder !== '/'; folder = parentOf(folder)) {
+    const resolved = await scope.resolveClean(folder, false, 'delete');
+    if (resolved.stat) break;
+    missing.unshift({ real: resolved.real, virtual: resolved.virtual });
+  }
+  return missing;
+}
+
+/**
+ * Creates the missing parent folders of a write target and announces each one, so derived
+ * state (the search index) learns about folders made implicitly.
+ */
+export async function makeParents(deps: FilesDeps, actor: Actor, target: ResolvedPath): Promise<void> {
+  const missing = await missingParents(actor.scope, target.virtual);
+  await actor.scope.ensureParent(target, deps.config.dirMode);
+  for (const folder of missing) await deps.fileEvents.emit({ kind: 'created', user: actor.user, real: folder.real, virtual: folder.virtual, isDir: true });
+}
+
 /**
  * POST: a path ending in `/` makes the folder (mkdir -p, success even when it exists); anything
  * else creates a file from the raw body. An existing file needs `override` and `modify`. Both run
@@ -41,7 +64,7 @@ export async function createResource(deps: FilesDeps, actor: Actor, virtualPath:
   if (resolved.trailingSlash) {
     if (resolved.stat && !resolved.stat.isDirectory()) throw conflict();
     await deps.hooks.around('upload', hookContext, async () => {
-      await scope.ensureParent(resolved, deps.config.dirMode);
+      await makeParents(deps, actor, resolved);
       let created = true;
       try {
         await fsp.mkdir(resolved.real, { mode: deps.config.dirMode });
@@ -64,7 +87,7 @@ export async function createResource(deps: FilesDeps, actor: Actor, virtualPath:
   }
   await ensureSpace(path.dirname(resolved.real), scope.root, options.body.length);
   const stat = await deps.hooks.around('upload', hookContext, async () => {
-    await scope.ensureParent(resolved, deps.config.dirMode);
+    await makeParents(deps, actor, resolved);
     const written = await writeAtomically(resolved.real, options.body.stream, {
       fileMode: deps.config.fileMode,
       keepMode: existing?.isFile() ? existing.mode & 0o777 : undefined,
