@@ -276,3 +276,20 @@ describe('GET /api/usage', () => {
     expect((await t.request(userToken, { method: 'GET', url: '/api/usage/docs' })).statusCode).toBe(200);
   });
 });
+
+describe('GET /api/raw under a base URL', () => {
+  it('reads the path after the prefix', async () => {
+    const prefixed = await createTestApp({ baseURL: '/burrow' });
+    try {
+      writeFile(prefixed.root, '/sub dir/a b.txt', 'based');
+      const prefixedToken = await prefixed.login();
+      const response = await prefixed.request(prefixedToken, { method: 'GET', url: '/burrow/api/raw/sub%20dir/a%20b.txt' });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toBe('based');
+      const archive = await prefixed.request(prefixedToken, { method: 'GET', url: '/burrow/api/raw/sub%20dir/?algo=tar' });
+      expect(archive.headers['content-disposition']).toContain("filename*=utf-8''sub%20dir.tar");
+    } finally {
+      await prefixed.close();
+    }
+  });
+});
