@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 afterAll(() => test.close());
 
-async function run(prefix: string, raw: string, options = { candidateLimit: 20_000, sliceSize: 97 }): Promise<string[]> {
+async function run(prefix: string, raw: string, options = { candidateLimit: 20_000, idChunk: 13, sliceSize: 97, hitSliceSize: 101 }): Promise<string[]> {
   const query = parseSearchQuery(raw);
   const out: string[] = [];
   for await (const rows of searchIndex(test.repository, prefix, query, new AbortController().signal, options)) {
@@ -56,28 +56,38 @@ describe('index search', () => {
     for (const raw of queries) {
       for (const prefix of ['', folder]) {
         const want = expected(prefix, raw);
-        expect(await run(prefix, raw), `${raw} in "${prefix}" (trigrams)`).toEqual(want);
-        // A tiny candidate limit forces the sliced scan for the same query.
-        expect(await run(prefix, raw, { candidateLimit: 1, sliceSize: 50 }), `${raw} in "${prefix}" (scan)`).toEqual(want);
+        expect(await run(prefix, raw), `${raw} in "${prefix}" (trigram candidates)`).toEqual(want);
+        // A tiny candidate limit forces the staged candidates merged slice by slice.
+        expect(await run(prefix, raw, { candidateLimit: 1, idChunk: 1, sliceSize: 50, hitSliceSize: 50 }), `${raw} in "${prefix}" (staged)`).toEqual(want);
       }
     }
   });
 
   it('uses the trigram table for name terms and the walk-order index for slices', () => {
     expect(test.repository.explain('candidates').join('\n')).toMatch(/search_names VIRTUAL TABLE/);
+    expect(test.repository.explain('rows').join('\n')).toMatch(/search_entries USING INTEGER PRIMARY KEY/);
+    expect(test.repository.explain('hits').join('\n')).toMatch(/search_entries USING INDEX search_entries_walk[\s\S]*search_hits (EXISTS )?USING PRIMARY KEY/);
     expect(test.repository.explain('slice').join('\n')).toMatch(/COVERING INDEX search_entries_walk/);
+  });
+
+  it('releases the staged candidates of a search once it ends or stops', async () => {
+    for await (const rows of searchIndex(test.repository, '', parseSearchQuery('alpha'), new AbortController().signal, { candidateLimit: 1, idChunk: 1, sliceSize: 10, hitSliceSize: 10 })) {
+      expect(rows.length).toBeGreaterThan(0);
+      break;
+    }
+    expect(test.repository.stagedCount()).toBe(0);
   });
 
   it('builds trigram queries that need every trigram of ANY term', () => {
     expect(trigramQuery(['abcd'])).toBe('"abc" AND "bcd"');
     expect(trigramQuery(['abc', 'x"yz'])).toBe('("abc") OR ("x""y" AND """yz")');
-    expect(test.repository.countCandidates(trigramQuery(['alpha']), 100_000)).toBe(all.filter((entry) => entry.name.toLowerCase().includes('alpha')).length);
+    expect(test.repository.candidateIds(trigramQuery(['alpha']), 100_000).length).toBe(all.filter((entry) => entry.name.toLowerCase().includes('alpha')).length);
   });
 
   it('stops between slices once aborted', async () => {
     const controller = new AbortController();
     let batches = 0;
-    for await (const rows of searchIndex(test.repository, '', parseSearchQuery('x'), controller.signal, { candidateLimit: 0, sliceSize: 10 })) {
+    for await (const rows of searchIndex(test.repository, '', parseSearchQuery('x'), controller.signal, { candidateLimit: 0, idChunk: 1, sliceSize: 10, hitSliceSize: 10 })) {
       expect(rows.length).toBeGreaterThan(0);
       batches++;
       controller.abort();

@@ -2,14 +2,24 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { IndexRow, KeyRange, RowFilter, SearchRepository } from './search.repository.js';
 import { trigramQuery } from './search.repository.js';
 import { candidateExtensions, effectiveTerms, type SearchQuery } from './search-query.js';
-import { subtreeHigh, subtreeLow } from './walk-order.js';
+import { compareKeys, subtreeHigh, subtreeLow, walkKey } from './walk-order.js';
+
+/** Rows handed on per batch, so checking and writing them stays a short step too. */
+const BATCH = 2_000;
 
 export type IndexSearchOptions = {
-  /** Above this many trigram candidates a query scans its folder's rows instead (default 20,000). */
+  /** Up to this many trigram candidates are read by id and sorted (default 50,000). */
   candidateLimit: number;
+  /** Candidates read per step (default 4,000). */
+  idChunk: number;
   /** Rows examined per step of a scan, between which the event loop runs (default 5,000). */
   sliceSize: number;
+  /** Index entries examined per step when large candidate lists are merged in (default 50,000). */
+  hitSliceSize: number;
 };
+
+/** Numbers for the staged candidate lists of concurrent searches. */
+let nextHitList = 1;
 
 /** Terms the trigram index can narrow, in the form it stores (lower case), or undefined. */
 function trigramTerms(query: SearchQuery): string[] | undefined {
@@ -31,10 +41,30 @@ export function rowFilterOf(query: SearchQuery): RowFilter {
 }
 
 /**
+ * Walks a key range in slices of `size` index entries, each read by `read`, with the event loop
+ * running in between; stops early once aborted.
+ */
+async function* sliced(repository: SearchRepository, range: KeyRange, size: number, signal: AbortSignal, read: (after: string, until: string | undefined) => IndexRow[]): AsyncGenerator<IndexRow[]> {
+  let after = range.low;
+  while (!signal.aborted) {
+    const end = repository.sliceEnd(after, range, size);
+    const rows = read(after, end);
+    if (rows.length > 0) yield rows;
+    if (end === undefined) return;
+    after = end;
+    await nextTurn();
+  }
+}
+
+/**
  * Index rows below `prefix` (a root-relative folder, '' for the root) that may match `query`,
- * in walk order, in batches. Selective name queries go through the trigram index and one sorted
- * lookup; anything the trigrams cannot narrow enough (short terms, type-only queries, very common
- * terms) walks the folder's rows in slices of bounded work. Callers still check every row.
+ * in walk order, in batches; callers still check every row exactly. Three plans:
+ *
+ * - up to `candidateLimit` trigram candidates: read them by id, a chunk per step, and sort them;
+ * - many: set them aside in a temporary table and walk the folder's range of the walk-order
+ *   index in slices, reading only the rows that are candidates;
+ * - no usable trigram (short terms, type-only queries): walk the range in slices and filter
+ *   every row.
  */
 export async function* searchIndex(
   repository: SearchRepository,
@@ -46,21 +76,42 @@ export async function* searchIndex(
   const range: KeyRange = { low: subtreeLow(prefix), high: subtreeHigh(prefix) };
   const filter = rowFilterOf(query);
   const terms = trigramTerms(query);
-  if (terms) {
-    const match = trigramQuery(terms);
-    if (repository.countCandidates(match, options.candidateLimit + 1) <= options.candidateLimit) {
-      const rows = repository.candidateRows(match, range, filter);
-      if (rows.length > 0) yield rows;
-      return;
-    }
+  if (!terms) {
+    yield* sliced(repository, range, options.sliceSize, signal, (after, until) => repository.scanRows(after, until, range, filter));
+    return;
   }
-  let after = range.low;
-  while (!signal.aborted) {
-    const end = repository.sliceEnd(after, range, options.sliceSize);
-    const rows = repository.scanRows(after, end, range, filter);
-    if (rows.length > 0) yield rows;
-    if (end === undefined) return;
-    after = end;
-    await nextTurn();
+  const match = trigramQuery(terms);
+  const ids = repository.candidateIds(match, options.candidateLimit + 1);
+  if (ids.length <= options.candidateLimit) {
+    let rows: IndexRow[] = [];
+    for (let start = 0; start < ids.length; start += options.idChunk) {
+      if (start > 0) {
+        await nextTurn();
+        if (signal.aborted) return;
+      }
+      rows = rows.concat(repository.rowsWithIds(ids.slice(start, start + options.idChunk), range, filter));
+    }
+    // Each step came back sorted; the sort merges those runs.
+    if (ids.length > options.idChunk) {
+      const keyed = rows.map((row) => ({ row, key: walkKey(row.path) }));
+      keyed.sort((a, b) => compareKeys(a.key, b.key));
+      rows = keyed.map((entry) => entry.row);
+    }
+    for (let start = 0; start < rows.length; start += BATCH) {
+      if (signal.aborted) return;
+      yield rows.slice(start, start + BATCH);
+    }
+    return;
+  }
+  const list = nextHitList++;
+  repository.stageHits(list, match);
+  try {
+    yield* sliced(repository, range, options.hitSliceSize, signal, (after, until) => repository.hitRows(list, after, until, range, filter));
+  } finally {
+    try {
+      repository.releaseHits(list);
+    } catch {
+      // The index closed meanwhile (shutdown); the temporary list went with its connection.
+    }
   }
 }

@@ -36,7 +36,11 @@ export function extensionOf(name: string): string {
   return dot < 0 ? '' : name.slice(dot).toLowerCase();
 }
 
-/** FTS5 query for "any of these terms occurs": each term as all of its trigrams. */
+/**
+ * FTS5 query for "any of these terms may occur": each term as all of its trigrams. Without
+ * positions (detail=none) that is a superset of the names holding the term, checked afterwards;
+ * every trigram kept makes it tighter, and reading rows costs far more than intersecting lists.
+ */
 export function trigramQuery(terms: string[]): string {
   const groups = terms.map((term) => {
     // The tokenizer counts characters, not UTF-16 units.
@@ -56,6 +60,9 @@ export function openSearchRepository(file: string) {
   db.pragma('synchronous = NORMAL');
   // A larger page cache keeps the trigram index's merges off the disk during a build.
   db.pragma('cache_size = -16384');
+  // Candidate lists of large searches live in memory, one table for all, keyed by search.
+  db.pragma('temp_store = MEMORY');
+  db.exec('CREATE TEMP TABLE IF NOT EXISTS search_hits (query INTEGER NOT NULL, id INTEGER NOT NULL, PRIMARY KEY (query, id)) WITHOUT ROWID');
 
   const statements = new Map<string, SQLite.Statement>();
   function prepare(sql: string): SQLite.Statement {
@@ -170,17 +177,51 @@ export function openSearchRepository(file: string) {
       return prepare(`SELECT id, path, name, kind FROM search_entries WHERE ${KEY} > ? AND ${KEY} ${op} ? ORDER BY ${KEY} LIMIT ?`).all(after, until.key, limit) as IndexRow[];
     },
 
-    /** How many rows the trigram index offers for `match`, counting no further than `limit`. */
-    countCandidates(match: string, limit: number): number {
-      return (prepare('SELECT count(*) AS n FROM (SELECT rowid FROM search_names WHERE search_names MATCH ? LIMIT ?)').get(match, limit) as { n: number }).n;
+    /** Ids the trigram index offers for `match`, at most `limit`. */
+    candidateIds(match: string, limit: number): number[] {
+      return prepare('SELECT rowid FROM search_names WHERE search_names MATCH ? LIMIT ?').pluck().all(match, limit) as number[];
     },
 
-    /** Rows in `range` among the trigram candidates for `match`, filtered, in walk order. */
-    candidateRows(match: string, range: KeyRange, filter: RowFilter): IndexRow[] {
+    /** Rows with these ids in `range`, filtered, in walk order. */
+    rowsWithIds(ids: number[], range: KeyRange, filter: RowFilter): IndexRow[] {
       const where = rangeSql(range);
       const extra = filterSql(filter);
-      const sql = `SELECT id, path, name, kind FROM search_entries WHERE id IN (SELECT rowid FROM search_names WHERE search_names MATCH ?) AND ${where.sql}${extra.sql} ORDER BY ${KEY}`;
-      return prepare(sql).all(match, ...where.params, ...extra.params) as IndexRow[];
+      const sql = `SELECT id, path, name, kind FROM search_entries WHERE id IN (SELECT value FROM json_each(?)) AND ${where.sql}${extra.sql} ORDER BY ${KEY}`;
+      return prepare(sql).all(JSON.stringify(ids), ...where.params, ...extra.params) as IndexRow[];
+    },
+
+    /** Sets aside every candidate for `match` under the number `query`; returns how many. */
+    stageHits(query: number, match: string): number {
+      return prepare('INSERT OR IGNORE INTO search_hits (query, id) SELECT ?, rowid FROM search_names WHERE search_names MATCH ?').run(query, match).changes;
+    },
+
+    /** Candidates staged by all searches (zero when none is running). */
+    stagedCount(): number {
+      return prepare('SELECT count(*) FROM search_hits').pluck().get() as number;
+    },
+
+    releaseHits(query: number): void {
+      prepare('DELETE FROM search_hits WHERE query = ?').run(query);
+    },
+
+    /**
+     * Staged candidates of `query` with keys in (after, until] (or to the end of `range`),
+     * filtered, in walk order. The walk-order index alone decides membership (it holds the id),
+     * so only candidates cost a row read.
+     */
+    hitRows(query: number, after: string, until: string | undefined, range: KeyRange, filter: RowFilter): IndexRow[] {
+      const extra = filterSql(filter);
+      let bound = '';
+      const params: unknown[] = [after];
+      if (until !== undefined) {
+        bound = ` AND ${KEY} <= ?`;
+        params.push(until);
+      } else if (range.high !== undefined) {
+        bound = ` AND ${KEY} < ?`;
+        params.push(range.high);
+      }
+      const sql = `SELECT id, path, name, kind FROM search_entries WHERE ${KEY} > ?${bound} AND EXISTS (SELECT 1 FROM search_hits WHERE query = ? AND search_hits.id = search_entries.id)${extra.sql} ORDER BY ${KEY}`;
+      return prepare(sql).all(...params, query, ...extra.params) as IndexRow[];
     },
 
     /**
@@ -210,12 +251,14 @@ export function openSearchRepository(file: string) {
       return prepare(sql).all(...params, ...extra.params) as IndexRow[];
     },
 
-    /** Query plans, for tests that check the index is really used. */
-    explain(sql: 'candidates' | 'slice'): string[] {
-      const text =
-        sql === 'candidates'
-          ? `SELECT id FROM search_entries WHERE id IN (SELECT rowid FROM search_names WHERE search_names MATCH 'abc') AND ${KEY} > 'a' ORDER BY ${KEY}`
-          : `SELECT ${KEY} AS k FROM search_entries WHERE ${KEY} > 'a' ORDER BY ${KEY} LIMIT 1 OFFSET 10`;
+    /** Query plans, for tests that check the indexes are really used. */
+    explain(plan: 'candidates' | 'rows' | 'hits' | 'slice'): string[] {
+      const text = {
+        candidates: `SELECT rowid FROM search_names WHERE search_names MATCH 'abc' LIMIT 10`,
+        rows: `SELECT id FROM search_entries WHERE id IN (SELECT value FROM json_each('[1,2]')) AND ${KEY} > 'a' ORDER BY ${KEY}`,
+        hits: `SELECT id, path FROM search_entries WHERE ${KEY} > 'a' AND ${KEY} <= 'b' AND EXISTS (SELECT 1 FROM search_hits WHERE query = 1 AND search_hits.id = search_entries.id) ORDER BY ${KEY}`,
+        slice: `SELECT ${KEY} AS k FROM search_entries WHERE ${KEY} > 'a' ORDER BY ${KEY} LIMIT 1 OFFSET 10`,
+      }[plan];
       return (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all() as { detail: string }[]).map((row) => row.detail);
     },
   };

@@ -26,7 +26,9 @@ export type SearchOptions = {
   batchSize?: number;
   /** See IndexSearchOptions. */
   candidateLimit?: number;
+  idChunk?: number;
   sliceSize?: number;
+  hitSliceSize?: number;
 };
 
 export type SearchService = ReturnType<typeof createSearchService>;
@@ -35,8 +37,10 @@ const DEFAULTS = {
   rescanIntervalMs: 10 * 60_000,
   maxWatchedDirectories: 16_384,
   batchSize: 2_000,
-  candidateLimit: 20_000,
+  candidateLimit: 50_000,
+  idChunk: 4_000,
   sliceSize: 5_000,
+  hitSliceSize: 50_000,
 };
 
 /** `dir` ending in exactly one separator (a root of `/` serves everything). */
