@@ -5,3 +5,6 @@
 
 /** Pattern the login page uses to read the minimum password length from a 400 text. */
 export const MinimumLengthPattern = /minimum length is (\d+)/;
+
+/** Largest text file whose content is returned inline and typed as text (larger ones are `blob`). */
+export const TextInlineLimit = 10 * 1024 * 1024;

@@ -70,5 +70,5 @@ export type Usage = Static<typeof Usage>;
 export const PreviewSizes = ['thumb', 'big'] as const;
 export type PreviewSize = (typeof PreviewSizes)[number];
 
-/** Largest text file whose content is returned inline and typed as text. */
-export const TextInlineLimit = 10 * 1024 * 1024;
+// Kept with the schema-free constants so the web app can import it too.
+export { TextInlineLimit } from './constants.js';
