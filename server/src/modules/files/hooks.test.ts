@@ -11,7 +11,7 @@ const node = JSON.stringify(process.execPath);
 const RECORDER = `
 import fs from 'node:fs';
 const [log, ...args] = process.argv.slice(2);
-const env = Object.fromEntries(['FILE', 'SCOPE', 'TRIGGER', 'USERNAME', 'DESTINATION'].map((key) => [key, process.env[key]]));
+const env = Object.fromEntries(['FILE', 'SCOPE', 'TRIGGER', 'USERNAME', 'DESTINATION', 'BURROW_TEST_SECRET'].map((key) => [key, process.env[key]]));
 fs.appendFileSync(log, JSON.stringify({ args, env }) + '\\n');
 if (process.env.HOOK_FAIL === '1') process.exit(3);
 `;
@@ -47,11 +47,17 @@ describe('hooks around resource operations', () => {
   it('runs before_ and after_ save with variables expanded in arguments and set in the environment', async () => {
     h.put('doc.txt', 'v1');
     await setCommands({ before_save: [record('$TRIGGER "$FILE" ${USERNAME} $SCOPE $HOME')], after_save: [record('$TRIGGER')] });
-    expect((await h.api(h.admin, 'PUT', '/doc.txt', { payload: 'v2' })).statusCode).toBe(200);
+    process.env.BURROW_TEST_SECRET = 'server-only';
+    try {
+      expect((await h.api(h.admin, 'PUT', '/doc.txt', { payload: 'v2' })).statusCode).toBe(200);
+    } finally {
+      delete process.env.BURROW_TEST_SECRET;
+    }
     const [before, after] = records();
     const real = fs.realpathSync(h.real('doc.txt'));
     // Only the hook variables are expanded; anything else ($HOME) stays literal.
     expect(before!.args).toEqual(['before_save', real, 'admin', '/', '$HOME']);
+    // The server's own configuration variables are not handed to hooks.
     expect(before!.env).toEqual({ FILE: real, SCOPE: '/', TRIGGER: 'before_save', USERNAME: 'admin', DESTINATION: '' });
     expect(after!.args).toEqual(['after_save']);
   });

@@ -34,6 +34,15 @@ export function expandVariables(argument: string, variables: Variables): string 
   });
 }
 
+/**
+ * The server's environment without its own configuration (BURROW_*: secrets such as the
+ * reCAPTCHA secret or a first-run admin password may live there); hooks get the rest, as
+ * upstream passes its environment on.
+ */
+function hookEnvironment(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('BURROW_')));
+}
+
 /** Kills a hook and everything it started (it runs as its own process group). */
 function killGroup(pid: number | undefined): void {
   if (!pid) return;
@@ -71,7 +80,7 @@ export function createHooks(services: Pick<Services, 'config' | 'settings'>, opt
     const args = rest.map((argument) => expandVariables(argument, variables));
     return new Promise<void>((resolve, reject) => {
       const child = spawn(command, args, {
-        env: { ...process.env, ...variables },
+        env: { ...hookEnvironment(), ...variables },
         stdio: ['ignore', 'ignore', 'pipe'],
         detached: true,
         shell: false,
