@@ -6,5 +6,6 @@ export * from './settings.js';
 export * from './resources.js';
 export * from './shares.js';
 export * from './search.js';
+export * from './commands.js';
 export * from './startup.js';
 export * from './uploads.js';

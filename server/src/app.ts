@@ -24,6 +24,7 @@ import { resourcesRoutes } from './modules/files/resources.routes.js';
 import { sharesModule } from './modules/shares/shares.module.js';
 import { uploadsModule } from './modules/uploads/uploads.module.js';
 import { searchModule } from './modules/search/search.module.js';
+import { commandsModule } from './modules/commands/commands.module.js';
 
 /** Everything a route module may need; built once in `buildApp` and passed explicitly. */
 export type Services = {
@@ -105,6 +106,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(uploadsModule, { services });
   await app.register(sharesModule, { services });
   await app.register(searchModule, { services });
+  await app.register(commandsModule, { services });
   await app.register(fp(webAppPlugin), { config, settings });
 
   const purge = setInterval(() => void auth.purgeRevoked().catch(() => undefined), 10 * 60_000);

@@ -1,0 +1,21 @@
+/**
+ * The command runner's WebSocket (`/api/command/{path}`). The client sends one text frame with
+ * the command line (or first `{"token":"…"}` when it has no `auth` cookie); the server answers
+ * with one text frame per output line and ends by closing the socket.
+ */
+export const CommandMessages = {
+  /** Sent before closing when execution is off, the user lacks `execute`, or the program is not theirs. */
+  notAllowed: 'Command not allowed.',
+} as const;
+
+/** Close codes the server ends a command with. */
+export const CommandCloseCodes = {
+  /** The program exited with status 0. */
+  success: 1000,
+  /** Refused before anything ran (see the preceding text frame). */
+  refused: 1008,
+  /** Too many commands are running; try again later. */
+  busy: 1013,
+  /** Non-zero exit, failure to start, time or output limit (reason `Internal Server Error`, or the limit). */
+  failed: 1011,
+} as const;

@@ -1,0 +1,287 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import WebSocket from 'ws';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CommandMessages } from '@burrow/protocol';
+import { authPlugin } from '../../plugins/auth.js';
+import { errorHandlerPlugin } from '../../plugins/error-handler.js';
+import { createTestApp, loginAs, makeUser, type TestApp } from '../../test-support/app.js';
+import { commandsModule, type CommandsOptions } from './commands.module.js';
+
+const ALLOWED = ['ls', 'pwd', 'echo', 'sleep', 'sh', 'touch', 'yes', 'no-such-program-here'];
+
+let t: TestApp | undefined;
+const extraApps: FastifyInstance[] = [];
+afterEach(async () => {
+  for (const app of extraApps.splice(0)) await app.close();
+  await t?.close();
+  t = undefined;
+});
+
+/** The test app, listening, with a user allowed to run ALLOWED in scope `/work`. */
+async function setUp(overrides: Record<string, unknown> = { enableExec: true }, user: Parameters<typeof makeUser>[1] = { username: 'runner' }) {
+  t = await createTestApp(overrides);
+  fs.mkdirSync(path.join(t.root, 'work', 'sub'), { recursive: true });
+  await makeUser(t, { scope: '/work', perm: { execute: true }, commands: ALLOWED, ...user });
+  const token = await loginAs(t, user.username);
+  const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return { token, base: address.replace(/^http/, 'ws') };
+}
+
+/** A second app over the same services with other runner limits. */
+async function limitedApp(options: CommandsOptions): Promise<string> {
+  const app = Fastify();
+  extraApps.push(app);
+  await app.register(errorHandlerPlugin);
+  await app.register(authPlugin, { auth: t!.app.services.auth });
+  await app.register(commandsModule, { services: t!.app.services, ...options });
+  return (await app.listen({ port: 0, host: '127.0.0.1' })).replace(/^http/, 'ws');
+}
+
+type Outcome = { status?: number; lines: string[]; code?: number; reason?: string };
+
+/**
+ * Opens the socket, sends `frames` once open, collects text frames until the server closes.
+ * `onLine` may close the client side early.
+ */
+function session(url: string, frames: string[], options: { token?: string; headers?: Record<string, string>; onLine?: (line: string, socket: WebSocket) => void } = {}): Promise<Outcome> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  if (options.token) headers.cookie = `auth=${options.token}`;
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, { headers });
+    const lines: string[] = [];
+    const timer = setTimeout(() => {
+      socket.terminate();
+      reject(new Error(`no end of session within 20 s; got ${JSON.stringify(lines).slice(0, 200)}`));
+    }, 20_000);
+    socket.on('unexpected-response', (_request, response) => {
+      clearTimeout(timer);
+      resolve({ status: response.statusCode, lines });
+      socket.terminate();
+    });
+    socket.on('open', () => {
+      for (const frame of frames) socket.send(frame);
+    });
+    socket.on('message', (data) => {
+      const line = data.toString();
+      lines.push(line);
+      options.onLine?.(line, socket);
+    });
+    socket.on('close', (code, reason) => {
+      clearTimeout(timer);
+      resolve({ lines, code, reason: reason.toString() });
+    });
+    socket.on('error', () => undefined);
+  });
+}
+
+/** Every path under the root, to prove an attempt left nothing behind. */
+function everything(root: string, relative = ''): string[] {
+  return fs.readdirSync(path.join(root, relative), { withFileTypes: true }).flatMap((entry) => {
+    const child = path.posix.join(relative, entry.name);
+    return entry.isDirectory() ? [child, ...everything(root, child)] : [child];
+  });
+}
+
+/** Alive means running: a zombie waiting for a reaper has already been killed. */
+function isAlive(pid: number): boolean {
+  try {
+    const state = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0];
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+async function until(check: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return check();
+}
+
+describe('command runner: running', () => {
+  it('streams stdout and stderr lines and closes with 1000 after a zero exit', async () => {
+    const { token, base } = await setUp();
+    expect(await session(`${base}/api/command/`, ['echo hello "quoted words"'], { token })).toEqual({ lines: ['hello quoted words'], code: 1000, reason: '' });
+    const failing = await session(`${base}/api/command/`, [`sh -c 'echo out; echo err >&2; exit 3'`], { token });
+    expect(failing.lines.sort()).toEqual(['err', 'out']);
+    expect(failing).toMatchObject({ code: 1011, reason: 'Internal Server Error' });
+  });
+
+  it('closes with 1011 when the program cannot start', async () => {
+    const { token, base } = await setUp();
+    expect(await session(`${base}/api/command/`, ['no-such-program-here'], { token })).toMatchObject({ code: 1011, lines: ['The command could not be started.'] });
+  });
+
+  it('runs in the requested folder of the user scope, and nowhere else', async () => {
+    const { token, base } = await setUp();
+    const scopeReal = fs.realpathSync(path.join(t!.root, 'work'));
+    expect((await session(`${base}/api/command/`, ['pwd'], { token })).lines).toEqual([scopeReal]);
+    expect((await session(`${base}/api/command/sub`, ['pwd'], { token })).lines).toEqual([path.join(scopeReal, 'sub')]);
+    fs.symlinkSync(t!.outside, path.join(t!.root, 'work', 'escape'));
+    const escaped = await session(`${base}/api/command/escape`, ['pwd'], { token });
+    expect(escaped).toMatchObject({ lines: ['403 Forbidden'], code: 1008 });
+    const missing = await session(`${base}/api/command/nowhere`, ['pwd'], { token });
+    expect(missing).toMatchObject({ lines: ['404 Not Found'], code: 1008 });
+    // `..` stays inside the scope.
+    expect((await session(`${base}/api/command/sub%2F..%2F..%2F..`, ['pwd'], { token })).lines).toEqual([scopeReal]);
+  });
+
+  it('skips blank frames and runs only the first command', async () => {
+    const { token, base } = await setUp();
+    const outcome = await session(`${base}/api/command/`, ['   ', 'echo first', 'touch second'], { token });
+    expect(outcome).toMatchObject({ lines: ['first'], code: 1000 });
+    expect(everything(path.join(t!.root, 'work'))).toEqual(['sub']);
+  });
+});
+
+describe('command runner: what may run', () => {
+  it('refuses programs outside the user commands', async () => {
+    const { token, base } = await setUp();
+    fs.writeFileSync(path.join(t!.root, 'work', 'x'), 'keep');
+    for (const line of ['rm -rf x', 'cat x', '/bin/echo hi', 'ECHO hi', './echo', '']) {
+      if (!line) continue;
+      expect(await session(`${base}/api/command/`, [line], { token }), line).toMatchObject({ lines: [CommandMessages.notAllowed], code: 1008 });
+    }
+    expect(fs.readFileSync(path.join(t!.root, 'work', 'x'), 'utf8')).toBe('keep');
+  });
+
+  it('gives every injection attempt to the program as plain words, never to a shell', async () => {
+    const { token, base } = await setUp();
+    fs.writeFileSync(path.join(t!.root, 'work', 'x'), 'keep');
+    const attempts: [string, Partial<Outcome>][] = [
+      ['ls; rm -rf x', { lines: [CommandMessages.notAllowed] }],
+      ['ls; touch pwned', { lines: [CommandMessages.notAllowed] }],
+      ['ls | touch pwned', { code: 1011 }],
+      ['ls && touch pwned', { code: 1011 }],
+      ['$(touch pwned)', { lines: [CommandMessages.notAllowed] }],
+      ['echo $(touch pwned)', { lines: ['$(touch pwned)'], code: 1000 }],
+      ['echo `touch pwned`', { lines: ['`touch pwned`'], code: 1000 }],
+      ['echo "$(touch pwned)" \'`touch pwned`\'', { lines: ['$(touch pwned) `touch pwned`'], code: 1000 }],
+      ['ls\ntouch pwned', { lines: ['A command must be a single line.'] }],
+      ['echo hi\r\ntouch pwned', { lines: ['A command must be a single line.'] }],
+      ['ls > out', { code: 1011 }],
+      ['echo hi > out', { lines: ['hi > out'], code: 1000 }],
+      ['echo "unclosed', { lines: ['Cannot read the command: unterminated double quote.'] }],
+    ];
+    for (const [line, expected] of attempts) {
+      expect(await session(`${base}/api/command/`, [line], { token }), JSON.stringify(line)).toMatchObject(expected);
+    }
+    expect(everything(t!.root).filter((entry) => /pwned|out$/.test(entry))).toEqual([]);
+    expect(fs.readFileSync(path.join(t!.root, 'work', 'x'), 'utf8')).toBe('keep');
+  });
+
+  it('with a shell configured, refuses any line holding shell metacharacters', async () => {
+    const { token, base } = await setUp();
+    await t!.app.services.settings.save({ ...t!.app.services.settings.get(), shell: ['/bin/sh', '-c'] });
+    expect(await session(`${base}/api/command/`, ['echo hello   world'], { token })).toEqual({ lines: ['hello world'], code: 1000, reason: '' });
+    for (const line of ['echo hi; touch pwned', 'echo hi && touch pwned', 'echo hi | touch pwned', 'echo $(touch pwned)', 'echo `touch pwned`', 'echo hi > pwned', 'echo $HOME', 'echo "a;b"', 'echo *', 'echo hi & touch pwned', 'echo {a,b}', 'echo \\ ', 'echo ~']) {
+      const outcome = await session(`${base}/api/command/`, [line], { token });
+      expect(outcome.lines[0], line).toMatch(/^Shell metacharacters/);
+      expect(outcome.code).toBe(1008);
+    }
+    // The first word is still checked.
+    expect((await session(`${base}/api/command/`, ['rm pwned'], { token })).lines).toEqual([CommandMessages.notAllowed]);
+    expect(everything(t!.root).filter((entry) => entry.includes('pwned'))).toEqual([]);
+  });
+
+  it('refuses everything while execution is disabled on the server', async () => {
+    const { token, base } = await setUp({});
+    expect(await session(`${base}/api/command/`, ['echo hi'], { token })).toMatchObject({ lines: [CommandMessages.notAllowed], code: 1008 });
+  });
+
+  it('refuses users without the execute permission', async () => {
+    const { token, base } = await setUp({ enableExec: true }, { username: 'viewer', perm: { execute: false } });
+    expect(await session(`${base}/api/command/`, ['echo hi'], { token })).toMatchObject({ lines: [CommandMessages.notAllowed], code: 1008 });
+  });
+});
+
+describe('command runner: who may connect', () => {
+  it('answers 401 before the upgrade for a bad token in the cookie or header', async () => {
+    const { token, base } = await setUp();
+    const [header, payload] = token.split('.');
+    expect(await session(`${base}/api/command/`, ['echo hi'], { token: `${header}.${payload}.forged` })).toMatchObject({ status: 401 });
+    expect(await session(`${base}/api/command/`, ['echo hi'], { headers: { 'x-auth': 'a.b.c' } })).toMatchObject({ status: 401 });
+  });
+
+  it('without a cookie, takes the token from the first frame', async () => {
+    const { token, base } = await setUp();
+    expect(await session(`${base}/api/command/`, [JSON.stringify({ token }), 'echo framed'], {})).toMatchObject({ lines: ['framed'], code: 1000 });
+    expect(await session(`${base}/api/command/`, [token, 'echo bare'], {})).toMatchObject({ lines: ['bare'], code: 1000 });
+    expect(await session(`${base}/api/command/`, [JSON.stringify({ token: 'x.y.z' }), 'echo hi'], {})).toMatchObject({ lines: ['401 Unauthorized'], code: 1008 });
+    expect(await session(`${base}/api/command/`, ['echo hi'], {})).toMatchObject({ lines: ['401 Unauthorized'], code: 1008 });
+  });
+
+  it('answers 403 before the upgrade when the Origin is another host', async () => {
+    const { token, base } = await setUp();
+    const host = new URL(base).host;
+    expect(await session(`${base}/api/command/`, ['echo hi'], { token, headers: { origin: 'http://evil.example' } })).toMatchObject({ status: 403 });
+    expect(await session(`${base}/api/command/`, ['echo hi'], { token, headers: { origin: 'null' } })).toMatchObject({ status: 403 });
+    expect(await session(`${base}/api/command/`, ['echo same'], { token, headers: { origin: `http://${host}` } })).toMatchObject({ lines: ['same'], code: 1000 });
+  });
+});
+
+describe('command runner: limits', () => {
+  it('kills the whole process tree when the client disconnects', async () => {
+    const { token, base } = await setUp();
+    const pids: number[] = [];
+    await session(`${base}/api/command/`, [`sh -c 'echo $$; sleep 30 & echo $!; wait'`], {
+      token,
+      onLine: (line, socket) => {
+        pids.push(Number(line));
+        if (pids.length === 2) socket.close();
+      },
+    });
+    expect(pids).toHaveLength(2);
+    expect(await until(() => pids.every((pid) => !isAlive(pid)), 5_000)).toBe(true);
+  });
+
+  it('stops a command at the time limit', async () => {
+    const { token } = await setUp();
+    const base = await limitedApp({ timeLimitMs: 400 });
+    const started = Date.now();
+    const pids: number[] = [];
+    const outcome = await session(`${base}/api/command/`, [`sh -c 'echo $$; exec sleep 30'`], { token, onLine: (line) => /^\d+$/.test(line) && pids.push(Number(line)) });
+    expect(outcome).toMatchObject({ code: 1011, reason: 'Time limit reached' });
+    expect(outcome.lines.at(-1)).toBe('The command took too long and was stopped.');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await until(() => !isAlive(pids[0]!), 5_000)).toBe(true);
+  });
+
+  it('stops a command at the output limit', async () => {
+    const { token } = await setUp();
+    const base = await limitedApp({ outputLimitBytes: 20_000 });
+    const outcome = await session(`${base}/api/command/`, ['yes'], { token });
+    expect(outcome).toMatchObject({ code: 1011, reason: 'Output limit reached' });
+    const output = outcome.lines.slice(0, -1);
+    expect(outcome.lines.at(-1)).toBe('The command printed too much and was stopped.');
+    expect(output.every((line) => line === 'y')).toBe(true);
+    expect(output.length * 2).toBeLessThanOrEqual(20_000);
+    expect(output.length * 2).toBeGreaterThan(19_000);
+  });
+
+  it('refuses more commands than may run at once, and kills those running when the server stops', async () => {
+    const { token } = await setUp();
+    const base = await limitedApp({ maxRunning: 1 });
+    const pids: number[] = [];
+    let announce: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (announce = resolve));
+    const first = session(`${base}/api/command/`, [`sh -c 'echo $$; exec sleep 30'`], {
+      token,
+      onLine: (line) => {
+        pids.push(Number(line));
+        announce();
+      },
+    });
+    await running;
+    const second = await session(`${base}/api/command/`, ['echo hi'], { token });
+    expect(second).toMatchObject({ lines: ['Too many commands are running; try again later.'], code: 1013 });
+    await extraApps.pop()!.close();
+    await first;
+    expect(await until(() => !isAlive(pids[0]!), 5_000)).toBe(true);
+  });
+});

@@ -1,0 +1,206 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import websocket from '@fastify/websocket';
+import type { RawData, WebSocket } from 'ws';
+import { ApiPaths, CommandCloseCodes, statusLine } from '@burrow/protocol';
+import { forbidden } from '../../errors.js';
+import { tokenOf } from '../../plugins/auth.js';
+import { decodePathComponent } from '../../storage/virtual-path.js';
+import type { AuthService } from '../auth/auth.service.js';
+import { looksLikeJwt } from '../auth/tokens.js';
+import type { UserRecord } from '../users/users.model.js';
+import { CommandRefusal } from './command-line.js';
+import { runCommand, type CommandEnd, type CommandLimits, type RunningCommand } from './command-runner.js';
+import type { CommandsService } from './commands.service.js';
+
+export type CommandRouteOptions = {
+  commands: CommandsService;
+  auth: AuthService;
+  limits: CommandLimits;
+  /** Commands running at once, server-wide. */
+  maxRunning: number;
+  /** How long a connection may stay without a command. */
+  idleMs: number;
+};
+
+/** Output waiting in the socket beyond this pauses the program's output until the client catches up. */
+const HIGH_WATER = 1024 * 1024;
+const LOW_WATER = 256 * 1024;
+
+function pathAfter(request: FastifyRequest, prefix: string): string {
+  const url = request.url;
+  const queryStart = url.indexOf('?');
+  const pathname = queryStart < 0 ? url : url.slice(0, queryStart);
+  return decodePathComponent(pathname.slice(prefix.length) || '/');
+}
+
+/** Browsers always send Origin on a WebSocket upgrade; its host must be ours (no cross-site use of the cookie). */
+function isSameOrigin(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host.toLowerCase() === String(request.headers.host ?? '').toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
+/** A token sent as the first frame: `{"token":"…"}` or the bare JWT. */
+function tokenFromFrame(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{')) {
+    try {
+      const token = (JSON.parse(trimmed) as { token?: unknown }).token;
+      return typeof token === 'string' ? token : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return looksLikeJwt(trimmed) ? trimmed : undefined;
+}
+
+function closeFor(end: CommandEnd): { code: number; reason: string; message?: string } {
+  switch (end.kind) {
+    case 'exited':
+      return end.code === 0 ? { code: CommandCloseCodes.success, reason: '' } : { code: CommandCloseCodes.failed, reason: 'Internal Server Error' };
+    case 'failed-to-start':
+      return { code: CommandCloseCodes.failed, reason: 'Internal Server Error', message: 'The command could not be started.' };
+    case 'time-limit':
+      return { code: CommandCloseCodes.failed, reason: 'Time limit reached', message: 'The command took too long and was stopped.' };
+    case 'output-limit':
+      return { code: CommandCloseCodes.failed, reason: 'Output limit reached', message: 'The command printed too much and was stopped.' };
+    case 'stopped':
+      return { code: CommandCloseCodes.failed, reason: 'Stopped' };
+  }
+}
+
+/**
+ * `WebSocket /api/command/{path}` (wire protocol, section 11). Before the upgrade: the Origin
+ * must match the Host (403) and a token, when the request carries one, must be valid (401).
+ * Without a token the first frame must bring one. Then one frame holds the command line; the
+ * program's output comes back a line per frame, and the server closes the socket when it ends.
+ */
+export const commandsRoutes: FastifyPluginAsync<CommandRouteOptions> = async (app, options) => {
+  const { commands, auth, limits, maxRunning, idleMs } = options;
+  const running = new Set<RunningCommand>();
+
+  await app.register(websocket, {
+    options: { maxPayload: 64 * 1024 },
+    // A client that vanishes mid-command is ordinary here, not an error worth a log line.
+    errorHandler: (error, socket, request) => {
+      request.log.debug({ err: error }, 'command socket error');
+      socket.terminate();
+    },
+  });
+
+  app.addHook('onClose', async () => {
+    for (const command of running) command.stop();
+  });
+
+  const preValidation = async (request: FastifyRequest) => {
+    if (!isSameOrigin(request)) throw forbidden();
+    const token = tokenOf(request);
+    if (token !== undefined) request.auth = await auth.authenticate(token, { ip: request.ip, headers: request.headers });
+  };
+
+  const handler = (socket: WebSocket, request: FastifyRequest) => {
+    const folder = pathAfter(request, ApiPaths.command);
+    let user: UserRecord | undefined = request.auth?.user;
+    let started = false;
+    let command: RunningCommand | undefined;
+    let queue = Promise.resolve();
+
+    const send = (text: string) => {
+      if (socket.readyState === socket.OPEN) socket.send(text);
+    };
+    const close = (code: number, reason = '') => {
+      if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(code, reason);
+    };
+    const idle = setTimeout(() => close(CommandCloseCodes.refused, 'No command received'), idleMs);
+
+    socket.on('close', () => {
+      clearTimeout(idle);
+      command?.stop();
+    });
+
+    async function run(line: string, who: UserRecord): Promise<void> {
+      let prepared;
+      try {
+        prepared = await commands.prepare(who, folder, line);
+      } catch (error) {
+        if (!(error instanceof CommandRefusal)) {
+          request.log.error({ err: error }, 'command preparation failed');
+          send(statusLine(500));
+          close(CommandCloseCodes.failed, 'Internal Server Error');
+          return;
+        }
+        send(error.message);
+        close(CommandCloseCodes.refused);
+        return;
+      }
+      if (socket.readyState !== socket.OPEN) return;
+      if (running.size >= maxRunning) {
+        send('Too many commands are running; try again later.');
+        close(CommandCloseCodes.busy, 'Try Again Later');
+        return;
+      }
+      let paused = false;
+      const current = runCommand({
+        ...prepared,
+        limits,
+        onLine: (text) => {
+          if (socket.readyState !== socket.OPEN) return;
+          socket.send(text, () => {
+            if (paused && socket.bufferedAmount < LOW_WATER) {
+              paused = false;
+              current.resume();
+            }
+          });
+          if (!paused && socket.bufferedAmount > HIGH_WATER) {
+            paused = true;
+            current.pause();
+          }
+        },
+      });
+      command = current;
+      running.add(current);
+      request.log.info({ user: who.username, program: prepared.argv[0], pid: current.pid }, 'command started');
+      const end = await current.ended;
+      running.delete(current);
+      request.log.info({ user: who.username, program: prepared.argv[0], end }, 'command ended');
+      const { code, reason, message } = closeFor(end);
+      if (message) send(message);
+      close(code, reason);
+    }
+
+    async function onMessage(data: RawData, isBinary: boolean): Promise<void> {
+      if (started || isBinary) return;
+      const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+      // Blank frames are skipped, as upstream does.
+      if (text.trim() === '') return;
+      if (!user) {
+        try {
+          user = (await auth.authenticate(tokenFromFrame(text), { ip: request.ip, headers: request.headers })).user;
+        } catch {
+          started = true;
+          send(statusLine(401));
+          close(CommandCloseCodes.refused, 'Unauthorized');
+        }
+        return;
+      }
+      started = true;
+      clearTimeout(idle);
+      await run(text, user);
+    }
+
+    // Frames are handled one after the other: the token must be checked before a command is read.
+    socket.on('message', (data, isBinary) => {
+      queue = queue.then(() => onMessage(data, isBinary)).catch((error: unknown) => {
+        request.log.error({ err: error }, 'command failed');
+        close(CommandCloseCodes.failed, 'Internal Server Error');
+      });
+    });
+  };
+
+  app.get(ApiPaths.command, { websocket: true, preValidation }, handler);
+  app.get(`${ApiPaths.command}/*`, { websocket: true, preValidation }, handler);
+};
