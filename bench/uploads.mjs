@@ -4,7 +4,10 @@
 // a WebDAV PUT of the same file. Everything runs on 127.0.0.1 in a temporary folder that is
 // removed at the end; every step has a time limit.
 //
-//   npm run bench:uploads -w bench -- [--size-mib 1024] [--runs 3] [--chunk-mib 10]
+//   npm run bench:uploads -w bench -- [--size-mib 1024] [--runs 3] [--chunk-mib 10] [--dir /dev/shm]
+//
+// --dir chooses where the temporary folder goes; on a tmpfs fsync costs nothing, which separates
+// the servers' own overhead from the disk's.
 
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -25,7 +28,7 @@ const NGINX = args.nginx ?? '/usr/sbin/nginx';
 const PASSWORD = 'bench-admin-password-1';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-bench-uploads-'));
+const work = fs.mkdtempSync(path.join(args.dir ?? os.tmpdir(), 'burrow-bench-uploads-'));
 const children = [];
 
 function parseArgs(list) {
@@ -183,6 +186,28 @@ http {
   return { port, www, pid: child.pid };
 }
 
+// The least any Node.js server does for an upload: pipe the body into a file and sync it. Shows
+// how much of the distance to nginx is the runtime's rather than Burrow's.
+const PLAIN_NODE_SERVER = `
+const http = require('node:http');
+const fs = require('node:fs');
+const [port, dir] = process.argv.slice(1);
+http.createServer((request, response) => {
+  if (request.url === '/health') return response.end('ok');
+  const file = fs.createWriteStream(dir + '/upload.bin', { highWaterMark: 4 << 20 });
+  request.pipe(file).on('finish', () => { fs.fdatasyncSync(file.fd); file.close(); response.end('ok'); });
+}).listen(Number(port), '127.0.0.1');
+`;
+
+async function startPlainNode() {
+  const port = await freePort();
+  const dir = path.join(work, 'plain-node');
+  fs.mkdirSync(dir);
+  const child = startChild(process.execPath, ['-e', PLAIN_NODE_SERVER, String(port), dir], {}, 'plain node');
+  await waitForHealth(port, child, 'plain node');
+  return { port, dir, pid: child.pid };
+}
+
 function expectStatus(response, status, what) {
   if (response.status !== status) throw new Error(`${what}: expected ${status}, got ${response.status} ${response.body}`);
 }
@@ -192,6 +217,11 @@ const methods = {
     const response = await request(nginx.port, { method: 'PUT', path: '/upload.bin', headers: { 'content-length': SIZE }, body: { file: source, start: 0, end: SIZE } });
     if (response.status !== 201 && response.status !== 204) expectStatus(response, 201, 'nginx PUT');
     return path.join(nginx.www, 'upload.bin');
+  },
+  async plainNodePut({ plainNode, source }) {
+    const response = await request(plainNode.port, { method: 'PUT', path: '/upload', headers: { 'content-length': SIZE }, body: { file: source, start: 0, end: SIZE } });
+    expectStatus(response, 200, 'plain Node.js PUT');
+    return path.join(plainNode.dir, 'upload.bin');
   },
   async tusChunked({ burrow, source }) {
     return tusUpload(burrow, source, '/tus-chunked.bin', CHUNK);
@@ -262,16 +292,18 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 const mibPerSecond = (seconds) => SIZE / MiB / seconds;
 
 async function main() {
-  console.log(`upload benchmark: ${(SIZE / MiB).toFixed(0)} MiB file, ${RUNS} run(s) each, tus chunk ${(CHUNK / MiB).toFixed(0)} MiB, ${os.cpus().length} CPUs`);
+  console.log(`upload benchmark: ${(SIZE / MiB).toFixed(0)} MiB file, ${RUNS} run(s) each, tus chunk ${(CHUNK / MiB).toFixed(0)} MiB, ${os.cpus().length} CPUs, files in ${work}`);
   const source = path.join(work, 'source.bin');
   makeSourceFile(source, SIZE);
   const expected = await sha256File(source);
   const nginx = await startNginx();
+  const plainNode = await startPlainNode();
   const burrow = await startBurrow();
-  const context = { nginx, burrow, source };
+  const context = { nginx, plainNode, burrow, source };
 
   const plan = [
     ['nginx PUT (reference)', 'nginxPut', nginx.pid],
+    ['plain Node.js pipe + fdatasync', 'plainNodePut', plainNode.pid],
     [`Burrow tus, ${(CHUNK / MiB).toFixed(0)} MiB chunks`, 'tusChunked', burrow.pid],
     ['Burrow tus, one PATCH', 'tusSinglePatch', burrow.pid],
   ];
@@ -306,6 +338,7 @@ async function main() {
   }
   if (!hasResources) console.log('Burrow POST /api/resources: pending (route not available)');
   console.log('\nBurrow fsyncs every PATCH and the final file before replacing the target; nginx does not fsync.');
+  console.log('Server CPU is user + system time of the server process(es) for one upload (median).');
 }
 
 async function cleanup() {
