@@ -1,4 +1,7 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ShareDeleteDialogProps } from './share-delete-dialog';
+import type { ShareDialogProps } from './share-dialog';
+import type { ShareDownloadDialogProps } from './share-download-dialog';
 
 /** What every dialog receives besides its own props. */
 export type DialogControls = {
@@ -19,6 +22,9 @@ export type NewResourceDialogProps = {
 export type DialogPropsMap = {
   'new-folder': NewResourceDialogProps;
   'new-file': NewResourceDialogProps;
+  share: ShareDialogProps;
+  'share-delete': ShareDeleteDialogProps;
+  'share-download': ShareDownloadDialogProps;
 };
 
 export type DialogName = keyof DialogPropsMap;
@@ -30,4 +36,7 @@ type DialogComponents = { [K in DialogName]: LazyExoticComponent<ComponentType<D
 export const dialogComponents: DialogComponents = {
   'new-folder': lazy(() => import('./new-folder-dialog')),
   'new-file': lazy(() => import('./new-file-dialog')),
+  share: lazy(() => import('./share-dialog')),
+  'share-delete': lazy(() => import('./share-delete-dialog')),
+  'share-download': lazy(() => import('./share-download-dialog')),
 };
