@@ -42,8 +42,10 @@ export function runCommand(spec: { argv: string[]; cwd: string; env: NodeJS.Proc
 
   const child = spawn(argv[0]!, argv.slice(1), { cwd, env, shell: false, detached: true, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
 
+  let finished = false;
   function killTree(): void {
-    if (child.pid === undefined) return;
+    // Once everything closed, the group number may come to belong to someone else.
+    if (child.pid === undefined || finished) return;
     try {
       process.kill(-child.pid, 'SIGKILL');
     } catch {
@@ -51,9 +53,21 @@ export function runCommand(spec: { argv: string[]; cwd: string; env: NodeJS.Proc
     }
   }
 
+  /**
+   * A process that left the group (setsid) survives the kill and may hold the pipes open: once a
+   * command is stopped, give its output a moment and then stop listening.
+   */
+  function releasePipes(): void {
+    setTimeout(() => {
+      child.stdout.destroy();
+      child.stderr.destroy();
+    }, 1_000).unref();
+  }
+
   function end(why: CommandEnd): void {
     reason ??= why;
     killTree();
+    releasePipes();
   }
 
   const timer = setTimeout(() => end({ kind: 'time-limit' }), limits.timeLimitMs);
@@ -108,6 +122,7 @@ export function runCommand(spec: { argv: string[]; cwd: string; env: NodeJS.Proc
       }
     });
     child.once('close', (code, signal) => {
+      finished = true;
       clearTimeout(timer);
       void output.then(() => resolve(reason ?? { kind: 'exited', code, signal }));
     });

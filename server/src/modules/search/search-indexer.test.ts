@@ -112,6 +112,16 @@ describe('search indexer', () => {
     expect(indexedPaths(test.repository)).toEqual(sortedDisk());
   });
 
+  it('turns a flood of notices into one rescan', async () => {
+    makeTree(root, ['before.txt']);
+    await indexer.rescan();
+    makeTree(root, ['flood/a.txt', 'flood/b/c.txt']);
+    fs.rmSync(path.join(root, 'before.txt'));
+    const flood = Array.from({ length: 25_000 }, (_, index) => `flood/missing-${index}.txt`);
+    await indexer.notify(flood, false);
+    expect(indexedPaths(test.repository)).toEqual(sortedDisk());
+  });
+
   it('keeps the rows it could not reach when stopped mid-walk', async () => {
     makeTree(root, Array.from({ length: 40 }, (_, index) => `f${index}.txt`));
     await indexer.rescan();

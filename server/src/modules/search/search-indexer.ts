@@ -26,6 +26,8 @@ type Run = { since: number; checkEverything: boolean };
 
 /** Touched paths remembered while reconciles run; past this, every change is re-checked. */
 const MAX_TOUCHED = 100_000;
+/** Paths waiting to be looked at; past this (a flood of outside changes) one full rescan is cheaper. */
+const MAX_PENDING = 20_000;
 const PAGE = 2_000;
 
 function kindOfStats(stats: fs.Stats): EntryKind {
@@ -284,6 +286,16 @@ export function createSearchIndexer(deps: {
     }
   }
 
+  /** A full reconcile of the whole root; concurrent calls share one run. */
+  function rescan(onProgress?: (key: string) => void | Promise<void>): Promise<ReconcileResult> {
+    if (!fullRun) {
+      fullRun = reconcile('', onProgress).finally(() => {
+        fullRun = undefined;
+      });
+    }
+    return fullRun;
+  }
+
   function startPump(): void {
     if (pump) return;
     pump = (async () => {
@@ -325,19 +337,22 @@ export function createSearchIndexer(deps: {
       }
       if (pending.size === 0) return Promise.resolve();
       const settled = new Promise<void>((resolve) => waiters.push(resolve));
+      if (pending.size > MAX_PENDING) {
+        // Remembering every path would cost memory without bound; the rescan finds them all.
+        pending.clear();
+        const done = waiters.splice(0);
+        void rescan()
+          .catch((error: unknown) => log.warn({ err: error }, 'search index: rescan failed'))
+          .finally(() => {
+            for (const resolve of done) resolve();
+          });
+        return settled;
+      }
       startPump();
       return settled;
     },
 
-    /** A full reconcile of the whole root; concurrent calls share one run. */
-    rescan(onProgress?: (key: string) => void | Promise<void>): Promise<ReconcileResult> {
-      if (!fullRun) {
-        fullRun = reconcile('', onProgress).finally(() => {
-          fullRun = undefined;
-        });
-      }
-      return fullRun;
-    },
+    rescan,
 
     get rescanning(): boolean {
       return fullRun !== undefined;

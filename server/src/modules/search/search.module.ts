@@ -20,7 +20,8 @@ export const searchModule: FastifyPluginAsync<{ services: Services } & SearchOpt
   const detach = services.fileEvents.on((event) => search.onFileEvent(event));
   // Started once the server is ready and never awaited: the first request must not wait for it.
   app.addHook('onReady', async () => {
-    await search.start();
+    // Without an index every search still works, by walking the folder.
+    await search.start().catch((error: unknown) => app.log.error({ err: error }, 'search index unavailable; searches walk the folders'));
   });
   app.addHook('onClose', async () => {
     detach();

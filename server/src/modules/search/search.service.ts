@@ -244,9 +244,10 @@ export function createSearchService(deps: { config: Config; scopes: Scopes; log:
       await indexer?.settled();
     },
 
-    /** Runs a full rescan now (the periodic one, on demand). */
+    /** Runs a full rescan now (the periodic one, on demand), after any that is running. */
     async rescan(): Promise<void> {
       await initial;
+      if (indexer?.rescanning) await indexer.rescan();
       await fullScan(false);
     },
 
