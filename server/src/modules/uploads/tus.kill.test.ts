@@ -1,10 +1,10 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fileSha256, randomBytes, rawRequest, sha256, tusUrl, waitFor } from './tus.test-support.js';
 
 // The real server in a child process, killed with SIGKILL in the middle of a transfer.
@@ -15,10 +15,23 @@ const PASSWORD = 'kill-test-password-1';
 let base: string;
 let child: ChildProcess | undefined;
 
+let tsconfig: string;
+
 beforeAll(() => {
-  // The child resolves @burrow/protocol through its build output; bring it up to date.
-  execFileSync(process.execPath, [path.join(serverDir, '..', 'node_modules', 'typescript', 'bin', 'tsc'), '-b', path.join(serverDir, '..', 'protocol')], { stdio: 'ignore', timeout: 120_000 });
-}, 130_000);
+  // The child runs the sources through tsx; point @burrow/protocol at its sources too, so no build
+  // output (possibly stale, possibly being rebuilt) is involved.
+  tsconfig = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-kill-tsconfig-')), 'tsconfig.json');
+  fs.writeFileSync(
+    tsconfig,
+    JSON.stringify({
+      extends: path.join(serverDir, 'tsconfig.json'),
+      compilerOptions: { paths: { '@burrow/protocol': [path.join(serverDir, '..', 'protocol', 'src', 'index.ts')] } },
+    }),
+  );
+});
+afterAll(() => {
+  fs.rmSync(path.dirname(tsconfig), { recursive: true, force: true });
+});
 
 beforeEach(() => {
   base = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-kill-'));
@@ -36,7 +49,7 @@ afterEach(async () => {
 /** Starts `burrow serve` on a free port of 127.0.0.1 and resolves with that port. */
 function startServer(): Promise<number> {
   const args = ['--import', 'tsx', mainFile, 'serve', '--root', path.join(base, 'root'), '--database', path.join(base, 'burrow.db'), '--cache-dir', path.join(base, 'cache'), '--address', '127.0.0.1', '--port', '0', '--log-level', 'info'];
-  const started = spawn(process.execPath, args, { cwd: serverDir, env: { ...process.env, BURROW_ADMIN_PASSWORD: PASSWORD }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const started = spawn(process.execPath, args, { cwd: serverDir, env: { ...process.env, BURROW_ADMIN_PASSWORD: PASSWORD, TSX_TSCONFIG_PATH: tsconfig }, stdio: ['ignore', 'pipe', 'pipe'] });
   child = started;
   return new Promise((resolve, reject) => {
     let output = '';
