@@ -4,12 +4,11 @@ import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, Readable, pipeline, type Writable } from 'node:stream';
 import type { Pack } from 'tar-stream';
-import type ZipStream from 'zip-stream';
-import type { ZipEntryData } from 'zip-stream';
 import type { ArchiveFormat } from '@burrow/protocol';
 import type { Scope } from '../../storage/scoped-fs.js';
 import { walkArchive, type ArchiveEntry, type ArchivePlan } from './archive-entries.js';
 import { createCompressor } from './compressors.js';
+import { ZipWriter } from './zip-writer.js';
 
 /** Bytes read from a file per step; each step waits until the archive has room. */
 const READ_CHUNK = 256 * 1024;
@@ -28,7 +27,7 @@ interface Packer {
   readonly output: Readable;
   addDirectory(entry: ArchiveEntry, signal: AbortSignal): Promise<void>;
   addFile(entry: ArchiveEntry, source: FileSource, signal: AbortSignal): Promise<void>;
-  finish(): void;
+  finish(signal: AbortSignal): Promise<void>;
 }
 
 /** Resolves with `promise`, or rejects as soon as `signal` aborts (the archive was abandoned). */
@@ -90,29 +89,17 @@ class TarPacker implements Packer {
     }
   }
 
-  finish(): void {
+  async finish(): Promise<void> {
     this.pack.finalize();
   }
 }
 
 class ZipPacker implements Packer {
-  readonly output: Readable;
-
-  constructor(private readonly zip: ZipStream) {
-    this.output = zip;
-  }
-
-  private entry(source: Readable | null, data: ZipEntryData, signal: AbortSignal): Promise<void> {
-    return untilAborted(
-      new Promise<void>((resolve, reject) => {
-        this.zip.entry(source, data, (error) => (error ? reject(error) : resolve()));
-      }),
-      signal,
-    );
-  }
+  private readonly zip = new ZipWriter(6);
+  readonly output: Readable = this.zip.output;
 
   addDirectory(entry: ArchiveEntry, signal: AbortSignal): Promise<void> {
-    return this.entry(null, { name: entry.name + '/', type: 'directory', date: entry.mtime, mode: entry.mode }, signal);
+    return this.zip.addDirectory({ name: entry.name, mtime: entry.mtime, mode: entry.mode }, signal);
   }
 
   async addFile(entry: ArchiveEntry, source: FileSource, signal: AbortSignal): Promise<void> {
@@ -124,16 +111,11 @@ class ZipPacker implements Packer {
       if (head.length > 0) yield head;
       for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
     }
-    const readable = Readable.from(chunks(), { objectMode: false, highWaterMark: READ_CHUNK });
-    try {
-      await this.entry(readable, { name: entry.name, type: 'file', date: entry.mtime, mode: entry.mode, store }, signal);
-    } finally {
-      readable.destroy();
-    }
+    await this.zip.addFile({ name: entry.name, mtime: entry.mtime, mode: entry.mode, store }, chunks(), source.size, signal);
   }
 
-  finish(): void {
-    this.zip.finalize();
+  finish(signal: AbortSignal): Promise<void> {
+    return this.zip.finish(signal);
   }
 }
 
@@ -163,17 +145,16 @@ export function looksIncompressible(head: Buffer): boolean {
 }
 
 /**
- * Exactly `size` bytes of an open file. A file that shrinks while it is read is padded with
- * zeros when the format has already declared the size (tar); one that grows is cut at `size`.
+ * Exactly `size` bytes of an open file: one that shrinks while it is read is padded with zeros
+ * (tar has already declared the size), one that grows is cut at `size`.
  */
-async function* readExact(handle: FileHandle, size: number, pad: boolean): AsyncGenerator<Buffer> {
+async function* readExact(handle: FileHandle, size: number): AsyncGenerator<Buffer> {
   let position = 0;
   while (position < size) {
     const length = Math.min(READ_CHUNK, size - position);
     const buffer = Buffer.allocUnsafe(length);
     const { bytesRead } = await handle.read(buffer, 0, length, position);
     if (bytesRead === 0) {
-      if (!pad) return;
       for (let left = size - position; left > 0; left -= READ_CHUNK) yield Buffer.alloc(Math.min(READ_CHUNK, left));
       return;
     }
@@ -182,12 +163,9 @@ async function* readExact(handle: FileHandle, size: number, pad: boolean): Async
   }
 }
 
-/** Archive libraries load on first use: a server that never builds an archive never pays for them. */
+/** The tar library loads on first use: a server that never builds a tarball never pays for it. */
 async function createPacker(format: ArchiveFormat): Promise<Packer> {
-  if (format === 'zip') {
-    const { default: ZipStreamClass } = await import('zip-stream');
-    return new ZipPacker(new ZipStreamClass({ zlib: { level: 6 } }));
-  }
+  if (format === 'zip') return new ZipPacker();
   const { default: tar } = await import('tar-stream');
   return new TarPacker(tar.pack());
 }
@@ -222,7 +200,7 @@ export async function createArchiveStream(scope: Scope, plan: ArchivePlan, forma
       const stat = await handle.stat();
       if (!stat.isFile()) return;
       const size = stat.size;
-      await packer.addFile({ ...entry, mode: stat.mode & 0o7777, mtime: stat.mtime }, { size, chunks: readExact(handle, size, format !== 'zip') }, signal);
+      await packer.addFile({ ...entry, mode: stat.mode & 0o7777, mtime: stat.mtime }, { size, chunks: readExact(handle, size) }, signal);
     } finally {
       await handle.close();
     }
@@ -234,7 +212,7 @@ export async function createArchiveStream(scope: Scope, plan: ArchivePlan, forma
       if (entry.kind === 'directory') await packer.addDirectory(entry, signal);
       else await addFile(entry);
     }
-    if (!signal.aborted) packer.finish();
+    if (!signal.aborted) await packer.finish(signal);
   }
 
   produce().catch((error: unknown) => {

@@ -107,7 +107,7 @@ export function parseRange(header: string | undefined, size: number): RangeDecis
       continue;
     }
     const start = Number(parts[1]);
-    const end = parts[2] === '' ? size - 1 : Number(parts[2]);
+    const end = parts[2] === '' ? Number.MAX_SAFE_INTEGER : Number(parts[2]);
     if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end < start) return { kind: 'full' };
     if (start >= size) continue;
     ranges.push({ start, end: Math.min(end, size - 1) });

@@ -10,20 +10,3 @@ declare module 'lzma-native' {
   };
   export default lzma;
 }
-
-declare module 'zip-stream' {
-  import { Transform, type Readable } from 'node:stream';
-  export type ZipStreamOptions = { zlib?: { level?: number }; store?: boolean; forceZip64?: boolean; comment?: string };
-  export type ZipEntryData = {
-    name: string;
-    type?: 'file' | 'directory';
-    date?: Date;
-    mode?: number;
-    store?: boolean;
-  };
-  export default class ZipStream extends Transform {
-    constructor(options?: ZipStreamOptions);
-    entry(source: Readable | Buffer | string | null, data: ZipEntryData, callback: (error?: Error | null) => void): this;
-    finalize(): void;
-  }
-}
