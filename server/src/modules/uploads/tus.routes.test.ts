@@ -33,6 +33,13 @@ describe('POST /api/tus (create)', () => {
     expect(path.dirname(row!.stagingPath)).toBe(stagingDir(t));
   });
 
+  it('recreates the staging folder if the cache folder was cleared', async () => {
+    fs.rmSync(t.config.cacheDir, { recursive: true, force: true });
+    expect((await tus.create('/after-clear.txt', 2)).statusCode).toBe(201);
+    expect((await tus.patch('/after-clear.txt', 0, Buffer.from('ok'))).statusCode).toBe(204);
+    expect(fs.readFileSync(path.join(t.root, 'after-clear.txt'), 'utf8')).toBe('ok');
+  });
+
   it('puts the base URL in front of the Location', async () => {
     const prefixed = await createTestApp({ baseURL: '/files-app' });
     try {

@@ -81,6 +81,8 @@ export function createUploadsService(context: UploadContext) {
       const target = await checkTarget(user, scope, decodedPath, request.override);
       await missingParents(scope, target);
       const length = parseUploadLength(request.uploadLength, context.maxLength);
+      // Cheap, and it brings the staging folder back if the cache folder was cleared meanwhile.
+      await staging.prepare();
       await checkFreeSpace(length, target.real);
 
       const releasePath = locks.tryAcquire(pathLockKey(user.id, target.virtual));
