@@ -45,7 +45,7 @@ test.describe('accessibility (axe: no serious or critical violation)', () => {
         ['settings/global', 'Global settings'],
         ['settings/users', 'Users'],
         ['settings/users/new', 'New user'],
-        ['share/abcdefgh', 'Shared files'],
+        ['share/abcdefgh', "This location can't be reached."],
         ['403', "You don't have permission to access this."],
         ['404', "This location can't be reached."],
         ['500', 'Something went really wrong.'],

@@ -78,7 +78,8 @@ test.describe('route guards and error pages', () => {
   test('the public share route needs no login', async ({ page }) => {
     await page.goto('share/abcdefgh');
     await expect(page).toHaveURL(/\/share\/abcdefgh$/);
-    await expect(page.getByRole('heading', { name: 'Shared files' })).toBeVisible();
+    // No such link: the share page itself answers, with the not-found screen.
+    await expect(page.getByRole('heading', { name: "This location can't be reached." })).toBeVisible();
   });
 
   test('the loading overlay is removed after start-up', async ({ adminPage }) => {
