@@ -359,7 +359,8 @@ async function main() {
   log(`download done: ${download.ratio.toFixed(2)}×`);
   const results = {
     date: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, node: process.version, memoryGiB: Math.round(os.totalmem() / 2 ** 30) },
+    // Other work on the machine skews every figure: the load average travels with the results.
+    machine: { cpus: os.cpus().length, node: process.version, memoryGiB: Math.round(os.totalmem() / 2 ** 30), loadAverage: os.loadavg().map((value) => Number(value.toFixed(2))) },
     burrowRuntime: burrow.runtime,
     listing,
     download,
@@ -369,7 +370,7 @@ async function main() {
   fs.mkdirSync(folder, { recursive: true });
   const file = path.join(folder, `files-${results.date.replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
-  process.stdout.write(table(results) + '\n\n' + `results: ${path.relative(repo, file)}\n`);
+  process.stdout.write(table(results) + '\n\n' + `load average ${results.machine.loadAverage.join(' ')} on ${results.machine.cpus} cores; results: ${path.relative(repo, file)}\n`);
 }
 
 main()

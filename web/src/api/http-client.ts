@@ -116,3 +116,54 @@ export async function requestJson<T>(path: string, options?: RequestOptions): Pr
   if (!type.includes('json')) throw new ApiError('404 Not Found', 404);
   return (await response.json()) as T;
 }
+
+/**
+ * A streamed text answer read line by line as it arrives (newline-delimited JSON, for instance).
+ * Each network chunk yields the complete lines it finished, so a caller can update once per
+ * chunk rather than once per line; blank lines (keep-alives) are skipped. Stopping the iteration
+ * early, or aborting `options.signal`, cancels the response body.
+ */
+export async function* requestLines(path: string, options?: RequestOptions): AsyncGenerator<string[]> {
+  const response = await request(path, options);
+  if (!response.body) return;
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let pending = '';
+  let isDone = false;
+  try {
+    for (;;) {
+      let chunk: ReadableStreamReadResult<string>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        const aborted = options?.signal?.aborted || (error instanceof DOMException && error.name === 'AbortError');
+        throw new ApiError(NoConnectionMessage, 0, Boolean(aborted));
+      }
+      if (chunk.done) break;
+      pending += chunk.value;
+      const end = pending.lastIndexOf('\n');
+      if (end < 0) continue;
+      const lines = pending.slice(0, end).split('\n').filter((line) => line.trim() !== '');
+      pending = pending.slice(end + 1);
+      if (lines.length > 0) yield lines;
+    }
+    isDone = true;
+    if (pending.trim() !== '') yield [pending];
+  } finally {
+    if (!isDone) await reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  }
+}
+
+/** The `ws:` or `wss:` URL of an API path on this page's host, below the base URL. */
+export function webSocketUrl(path: string): string {
+  const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${window.location.host}${apiUrl(path)}`;
+}
+
+/**
+ * Opens a WebSocket to an API path. The browser sends the session's `auth` cookie with the
+ * upgrade request, which is how the server knows the user (a WebSocket cannot carry `X-Auth`).
+ */
+export function openWebSocket(path: string): WebSocket {
+  return new WebSocket(webSocketUrl(path));
+}

@@ -1,4 +1,5 @@
 import { Menu } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import './top-bar.css';
 
@@ -10,10 +11,12 @@ type TopBarProps = {
   onToggleMenu: () => void;
   /** Receives the element screens portal their actions into. */
   actionsRef: (element: HTMLDivElement | null) => void;
+  /** Buttons of app-wide features after the screen's actions (search, shell toggle). */
+  tools?: ReactNode;
 };
 
 /** The header: a menu button on narrow screens, the logo and name, then the screen's actions. */
-export function TopBar({ logoUrl, title, menuLabel, isMenuOpen, onToggleMenu, actionsRef }: TopBarProps) {
+export function TopBar({ logoUrl, title, menuLabel, isMenuOpen, onToggleMenu, actionsRef, tools }: TopBarProps) {
   return (
     <header className="top-bar">
       <button
@@ -31,6 +34,7 @@ export function TopBar({ logoUrl, title, menuLabel, isMenuOpen, onToggleMenu, ac
         <span>{title}</span>
       </Link>
       <div className="top-bar__actions" ref={actionsRef} />
+      {tools}
     </header>
   );
 }

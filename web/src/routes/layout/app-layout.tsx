@@ -2,6 +2,10 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { TopBar } from '../../components/layout/top-bar';
+import { SearchButton } from '../../components/search/search-button';
+import { SearchHost } from '../../components/search/search-host';
+import { ShellHost } from '../../components/shell/shell-host';
+import { ShellToggle } from '../../components/shell/shell-toggle';
 import { TopBarSlotProvider, useSlotElement } from '../../components/layout/top-bar-slot';
 import { displayName } from '../../lib/startup';
 import { useAppSettings } from '../../stores/app-settings-store';
@@ -46,6 +50,12 @@ export function AppLayout() {
           isMenuOpen={isSidebarOpen}
           onToggleMenu={toggleSidebar}
           actionsRef={setSlot}
+          tools={
+            <>
+              <ShellToggle />
+              <SearchButton />
+            </>
+          }
         />
         <div className="app-layout__body">
           <aside id="sidebar" className="sidebar">
@@ -56,6 +66,8 @@ export function AppLayout() {
             <Outlet />
           </main>
         </div>
+        <ShellHost />
+        <SearchHost />
       </div>
     </TopBarSlotProvider>
   );

@@ -1,0 +1,10 @@
+/**
+ * Terminal escape sequences: CSI (colours, cursor moves: ESC [ … final byte, also the one-byte
+ * 0x9B form), OSC (titles, links: ESC ] … BEL or ESC \), and the remaining two-byte escapes.
+ * The panel shows plain text, so all of them go.
+ */
+const escapes = /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]/g;
+
+export function stripAnsi(text: string): string {
+  return text.replace(escapes, '');
+}
