@@ -2,6 +2,7 @@ import { ChevronRight, House } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { shareRoute } from './share-location';
+import './share-breadcrumbs.css';
 
 /** More than this many folders deep, only the last ones show, after an ellipsis. */
 const VisibleSegments = 3;

@@ -5,6 +5,7 @@ import { QrCode } from '../../components/share/qr-code';
 import { formatAbsolute, formatModified } from '../../lib/format-date';
 import { formatSize } from '../../lib/format-size';
 import { ShareItemIcon } from './share-item-icon';
+import './share-info.css';
 
 /** QR code sizes of spec section 9: a file's code is the main thing on its page. */
 const FileQrSize = 200;

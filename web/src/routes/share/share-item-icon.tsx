@@ -1,5 +1,6 @@
 import type { ResourceItem } from '@burrow/protocol';
 import { File, FileAudio, FileImage, FileText, FileVideo, Folder } from 'lucide-react';
+import './share-item-icon.css';
 
 /** The icon for an entry by kind: folder, image, audio, video, text or any other file. */
 export function ShareItemIcon({ item, size }: { item: Pick<ResourceItem, 'isDir' | 'type'>; size: number }) {

@@ -5,6 +5,7 @@ import { formatModified } from '../../lib/format-date';
 import { formatSize } from '../../lib/format-size';
 import type { SelectMode } from './share-selection';
 import { ShareItemIcon } from './share-item-icon';
+import './share-listing.css';
 
 type ShareListingProps = {
   /** Folders first, then files, as the server sorts them. */

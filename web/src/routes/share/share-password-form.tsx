@@ -2,6 +2,7 @@ import { KeyRound } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PasswordState } from './use-public-share';
+import './share-password-form.css';
 
 /** The prompt a protected link answers with: one password field, submitted by button or Enter. */
 export function SharePasswordForm({ state }: { state: PasswordState }) {

@@ -1,6 +1,7 @@
 import type { ResourceItem } from '@burrow/protocol';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import './share-preview.css';
 
 export type PreviewSources = {
   /** A resized image, or the media file itself for audio and video. */
