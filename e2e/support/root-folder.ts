@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-export const sharedFixtures = '/work/shared/fixtures';
+/** The shared test fixtures live beside the repository, in `../shared/fixtures`. */
+export const sharedFixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures');
 
 /**
  * Files in the server's root folder, addressed by paths relative to it ("docs/a.txt").
