@@ -30,7 +30,8 @@ describe('share API', () => {
     vi.stubGlobal('fetch', fetchMock);
     await createShare('/a', { expires: 0, unit: 'hours', password: '' });
     await createShare('/a', { expires: 36, unit: 'minutes', password: 'pw' });
-    const [[firstUrl, first], [secondUrl, second]] = fetchMock.mock.calls as Array<[string, RequestInit]>;
+    const [firstUrl, first] = fetchMock.mock.calls[0]!;
+    const [secondUrl, second] = fetchMock.mock.calls[1]!;
     expect(firstUrl).toBe('/api/share/a?expires=0&unit=hours');
     expect(JSON.parse(first.body as string)).toEqual({ expires: '0', unit: 'hours' });
     expect(secondUrl).toBe('/api/share/a?expires=36&unit=minutes');
