@@ -71,12 +71,13 @@ test.describe('layout', () => {
     root.write(`${root.folder}/docs/readme.txt`, 'read me');
     root.write(`${root.folder}/photo one.jpg`, 'jpeg');
     await adminPage.goto(`files/${root.folder}/`);
-    const list = adminPage.getByRole('list', { name: 'Folder contents' });
-    await expect(list.getByRole('listitem')).toHaveCount(2);
-    await expect(list.getByRole('listitem').first()).toContainText('docs');
-    await list.getByRole('link', { name: /docs/ }).click();
+    const list = adminPage.getByRole('grid', { name: 'Folder contents' });
+    await expect(list.getByRole('link')).toHaveCount(2);
+    await expect(list.getByRole('link').first()).toContainText('docs');
+    // A click selects; a double click opens.
+    await list.getByRole('link', { name: /docs/ }).dblclick();
     await expect(adminPage).toHaveURL(`${server.url}/files/${root.folder}/docs/`);
-    await list.getByRole('link', { name: /readme\.txt/ }).click();
+    await list.getByRole('link', { name: /readme\.txt/ }).dblclick();
     await expect(adminPage).toHaveURL(`${server.url}/files/${root.folder}/docs/readme.txt`);
     await expect(adminPage.getByRole('link', { name: 'Download' })).toHaveAttribute('href', `/api/raw/${root.folder}/docs/readme.txt`);
     await adminPage.getByRole('link', { name: 'Parent folder' }).click();

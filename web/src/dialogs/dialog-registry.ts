@@ -1,4 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { filesDialogComponents, type FilesDialogPropsMap } from './files-dialogs';
 import type { ShareDeleteDialogProps } from './share-delete-dialog';
 import type { ShareDialogProps } from './share-dialog';
 import type { ShareDownloadDialogProps } from './share-download-dialog';
@@ -13,6 +14,8 @@ export type DialogControls = {
 export type NewResourceDialogProps = {
   /** Decoded virtual path of the folder to create in, with a trailing slash. */
   folder: string;
+  /** Receives the new item's path instead of opening it. */
+  onCreated?: (path: string) => void;
 };
 
 /**
@@ -25,7 +28,7 @@ export type DialogPropsMap = {
   share: ShareDialogProps;
   'share-delete': ShareDeleteDialogProps;
   'share-download': ShareDownloadDialogProps;
-};
+} & FilesDialogPropsMap;
 
 export type DialogName = keyof DialogPropsMap;
 export type DialogPropsOf<K extends DialogName> = DialogPropsMap[K];
@@ -39,4 +42,5 @@ export const dialogComponents: DialogComponents = {
   share: lazy(() => import('./share-dialog')),
   'share-delete': lazy(() => import('./share-delete-dialog')),
   'share-download': lazy(() => import('./share-download-dialog')),
+  ...filesDialogComponents,
 };

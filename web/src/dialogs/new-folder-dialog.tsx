@@ -4,7 +4,7 @@ import type { DialogControls, NewResourceDialogProps } from './dialog-registry';
 import { createInFolder } from './create-resource';
 import { NamePrompt } from './name-prompt';
 
-export default function NewFolderDialog({ folder, onClose }: NewResourceDialogProps & DialogControls) {
+export default function NewFolderDialog({ folder, onCreated, onClose }: NewResourceDialogProps & DialogControls) {
   const { t } = useTranslation();
   return (
     <NamePrompt
@@ -15,7 +15,7 @@ export default function NewFolderDialog({ folder, onClose }: NewResourceDialogPr
       onClose={onClose}
       onSubmit={async (name) => {
         try {
-          await createInFolder(folder, name, 'folder');
+          await createInFolder(folder, name, 'folder', onCreated);
           onClose();
         } catch (error) {
           void showError(error);

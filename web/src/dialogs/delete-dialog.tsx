@@ -1,0 +1,36 @@
+import { useTranslation } from 'react-i18next';
+import { DialogFrame } from './dialog-frame';
+import type { DialogControls } from './dialog-registry';
+import { useDialogAction } from './use-dialog-action';
+import './files-dialogs.css';
+
+export type DeleteDialogProps = {
+  /** Names of the items to delete (one name is shown in the question). */
+  names: string[];
+  onConfirm: () => Promise<void>;
+};
+
+export default function DeleteDialog({ names, onConfirm, onClose }: DeleteDialogProps & DialogControls) {
+  const { t } = useTranslation();
+  const { isBusy, run } = useDialogAction(onClose);
+  const question = names.length === 1 ? t('fileDialogs.delete.messageOne', { name: names[0] }) : t('fileDialogs.delete.messageMany', { count: names.length });
+  return (
+    <DialogFrame
+      title={t('fileDialogs.delete.title')}
+      isAlert
+      onSubmit={() => void run(onConfirm)}
+      actions={
+        <>
+          <button type="button" className="button button--ghost" onClick={onClose} data-autofocus>
+            {t('buttons.cancel')}
+          </button>
+          <button type="submit" className="button button--danger" disabled={isBusy}>
+            {t('fileDialogs.buttons.delete')}
+          </button>
+        </>
+      }
+    >
+      <p>{question}</p>
+    </DialogFrame>
+  );
+}

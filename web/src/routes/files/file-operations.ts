@@ -1,0 +1,215 @@
+import type { ArchiveFormat, ResourceItem } from '@burrow/protocol';
+import { archiveUrl, deleteResource, fetchResource, folderArchiveUrl, rawUrl, transferResource } from '../../api/resources';
+import type { ReplaceRenameChoice } from '../../dialogs/choice-dialog';
+import { filesRoute, joinPath, parentPath } from '../../lib/paths';
+import { navigateTo } from '../../lib/navigation';
+import { queryClient } from '../../lib/query-client';
+import { clearClipboard, putInClipboard, useClipboard, type ClipboardItem } from '../../stores/clipboard-store';
+import { openDialog } from '../../stores/dialog-store';
+import { clearSelection, preselect } from '../../stores/selection-store';
+
+/** Folder paths carry a trailing slash in routes and comparisons. */
+export function asFolder(path: string): string {
+  return path.endsWith('/') ? path : path + '/';
+}
+
+/** Refetches the listing on screen (and marks every other cached folder stale) and the usage bar. */
+export async function reloadListings(): Promise<void> {
+  await Promise.all([queryClient.invalidateQueries({ queryKey: ['resource'] }), queryClient.invalidateQueries({ queryKey: ['usage'] })]);
+}
+
+/** Runs `task` for every item, a few at a time; all run even when some fail, then the first failure is thrown. */
+async function forEachLimited<T>(entries: readonly T[], limit: number, task: (entry: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: unknown;
+  const worker = async () => {
+    while (next < entries.length) {
+      const entry = entries[next++]!;
+      try {
+        await task(entry);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, entries.length) }, worker));
+  if (failure !== undefined) throw failure;
+}
+
+/**
+ * The item to preselect after deleting some: the one before the first deleted item in display
+ * order, or failing that the first one that remains.
+ */
+export function itemBeforeDeleted(ordered: readonly ResourceItem[], deleted: ReadonlySet<string>): string | undefined {
+  const first = ordered.findIndex((item) => deleted.has(item.path));
+  for (let index = first - 1; index >= 0; index -= 1) if (!deleted.has(ordered[index]!.path)) return ordered[index]!.path;
+  return ordered.find((item) => !deleted.has(item.path))?.path;
+}
+
+/** Deletes the items, reloads the listing and preselects the item before them. */
+export async function deleteItems(items: readonly ResourceItem[], ordered: readonly ResourceItem[]): Promise<void> {
+  const deleted = new Set(items.map((item) => item.path));
+  const next = itemBeforeDeleted(ordered, deleted);
+  try {
+    await forEachLimited(items, 4, (item) => deleteResource(item.path));
+  } finally {
+    clearSelection();
+    await reloadListings();
+    if (next) preselect(next);
+  }
+}
+
+/** Deletes the file on screen and goes back to its folder. */
+export async function deleteFile(path: string): Promise<void> {
+  await deleteResource(path);
+  await reloadListings();
+  navigateTo(filesRoute(parentPath(path)));
+  preselect(path);
+}
+
+/**
+ * Renames an item in its folder. In a listing the folder reloads with the renamed item
+ * preselected; for the file on screen the page moves to the new path.
+ */
+export async function renameItem(item: Pick<ResourceItem, 'path' | 'isDir'>, name: string, isFileOnScreen: boolean): Promise<void> {
+  const from = item.path.replace(/\/+$/, '');
+  const to = joinPath(parentPath(from), name);
+  await transferResource('rename', from, to);
+  if (isFileOnScreen) {
+    await reloadListings();
+    navigateTo(filesRoute(item.isDir ? to + '/' : to), { replace: true });
+    return;
+  }
+  await reloadListings();
+  preselect(to);
+}
+
+/** Asks the replace-rename question; closing the dialog any other way answers cancel. */
+export function askReplaceOrRename(names: string[]): Promise<ReplaceRenameChoice> {
+  return new Promise((resolve) => openDialog('replace-rename', { names, onChoice: resolve }));
+}
+
+export type TransferKind = 'copy' | 'move';
+
+/** The listing of a folder after a change: the refreshed cache when it is on screen, else a fresh request. */
+async function freshListing(folder: string): Promise<ResourceItem[]> {
+  const key = ['resource', folder];
+  const state = queryClient.getQueryState(key);
+  if (state?.data && !state.isInvalidated) return (state.data as { items?: ResourceItem[] }).items ?? [];
+  const listing = await queryClient.fetchQuery({ queryKey: key, queryFn: ({ signal }) => fetchResource(folder, signal), staleTime: 0 });
+  return listing.items ?? [];
+}
+
+/**
+ * Copies or moves items into a folder, following spec section 4: into the folder they come from,
+ * a copy is always renamed; elsewhere, names already taken at the destination ask whether to
+ * replace them or rename the new items (or cancel). Afterwards the listings reload. Returns the
+ * first item that landed (to preselect), or null when cancelled.
+ */
+export async function transferItems(kind: TransferKind, items: readonly ClipboardItem[], destinationPath: string, source: string): Promise<{ landed?: string } | null> {
+  const destination = asFolder(destinationPath);
+  if (items.length === 0) return null;
+  const before = await fetchResource(destination);
+  const existing = new Set((before.items ?? []).map((item) => item.name));
+  let flags = { override: false, rename: false };
+  if (destination === asFolder(source)) {
+    flags = { override: false, rename: true };
+  } else {
+    const clashes = items.filter((item) => existing.has(item.name)).map((item) => item.name);
+    if (clashes.length > 0) {
+      const choice = await askReplaceOrRename(clashes);
+      if (choice === 'cancel') return null;
+      flags = choice === 'replace' ? { override: true, rename: false } : { override: false, rename: true };
+    }
+  }
+  try {
+    // One after another: with renaming, each item must see the names the previous ones took.
+    for (const item of items) {
+      await transferResource(kind === 'copy' ? 'copy' : 'rename', item.from.replace(/\/+$/, ''), joinPath(destination, item.name), flags);
+    }
+  } finally {
+    await reloadListings();
+  }
+  return { landed: firstLanded(await freshListing(destination), existing, items, flags.override) };
+}
+
+/**
+ * The first item (folders first, in server order) that a transfer added to a folder: a name
+ * that was not there before, or with override the replaced name itself.
+ */
+export function firstLanded(after: readonly ResourceItem[], namesBefore: ReadonlySet<string>, items: readonly ClipboardItem[], isOverride: boolean): string | undefined {
+  const wanted = new Set(items.map((item) => item.name));
+  const isNew = (item: ResourceItem) => !namesBefore.has(item.name) || (isOverride && wanted.has(item.name));
+  const ordered = [...after.filter((item) => item.isDir), ...after.filter((item) => !item.isDir)];
+  return ordered.find(isNew)?.path;
+}
+
+export function toClipboardItems(items: readonly ResourceItem[]): ClipboardItem[] {
+  return items.map((item) => ({ from: item.path, name: item.name }));
+}
+
+/** Ctrl+C and Ctrl+X: remembers the items (and where they are) for a later paste. */
+export function copyToClipboard(key: 'c' | 'x', items: readonly ResourceItem[], folder: string): void {
+  if (items.length === 0) return;
+  putInClipboard(key, toClipboardItems(items), asFolder(folder));
+}
+
+/** Ctrl+V: copies the clipboard's items here, or moves them after a cut and empties the clipboard. */
+export async function pasteInto(folder: string): Promise<void> {
+  const { key, items, source } = useClipboard.getState();
+  if (!key || items.length === 0 || source === null) return;
+  const result = await transferItems(key === 'x' ? 'move' : 'copy', items, folder, source);
+  if (!result) return;
+  if (key === 'x') clearClipboard();
+  if (result.landed) preselect(result.landed);
+}
+
+/**
+ * The move and copy dialogs: after the transfer the folder on screen reloads with the first new
+ * item preselected, or, with the redirectAfterCopyMove preference, the destination opens with it.
+ */
+export async function transferFromDialog(kind: TransferKind, items: readonly ResourceItem[], destination: string, shownFolder: string, redirect: boolean): Promise<void> {
+  const result = await transferItems(kind, toClipboardItems(items), destination, shownFolder);
+  if (!result) return;
+  const target = asFolder(destination);
+  if (target !== asFolder(shownFolder) && redirect) navigateTo(filesRoute(target));
+  if (result.landed && (target === asFolder(shownFolder) || redirect)) preselect(result.landed);
+}
+
+/** Items dropped on a folder move there; conflicts ask as for a paste. */
+export async function dropInto(folder: string, items: readonly ResourceItem[], shownFolder: string): Promise<void> {
+  const result = await transferItems('move', toClipboardItems(items), folder, shownFolder);
+  if (result?.landed && asFolder(folder) === asFolder(shownFolder)) preselect(result.landed);
+}
+
+/** Starts a browser download of a URL; the `auth` cookie authenticates it and the browser streams it to disk. */
+export function startDownload(url: string): void {
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = '';
+  link.rel = 'noopener';
+  link.style.display = 'none';
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+/**
+ * One selected file downloads as it is; several items or any folder ask for an archive format
+ * first and then download the archive of the selection.
+ */
+export function downloadItems(items: readonly ResourceItem[], folder: string): void {
+  if (items.length === 0) return;
+  const only = items[0]!;
+  if (items.length === 1 && !only.isDir) {
+    startDownload(rawUrl(only.path));
+    return;
+  }
+  const names = items.map((item) => item.name);
+  openDialog('download', { onChoose: (format: ArchiveFormat) => startDownload(archiveUrl(asFolder(folder), names, format)) });
+}
+
+/** Ctrl+S with nothing selected: the folder on screen as an archive, in the format asked for. */
+export function downloadFolder(folder: string): void {
+  openDialog('download', { onChoose: (format: ArchiveFormat) => startDownload(folderArchiveUrl(asFolder(folder), format)) });
+}

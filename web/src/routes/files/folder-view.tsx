@@ -1,0 +1,147 @@
+import type { Resource, ResourceItem, TokenUser } from '@burrow/protocol';
+import { FolderOpen, ListChecks, X } from 'lucide-react';
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { thumbnailUrl } from '../../api/resources';
+import { Listing } from '../../components/listing/listing';
+import { groupItems, nextSorting, normaliseSortField, normaliseViewMode, type SortField } from '../../components/listing/listing-model';
+import type { SelectionSnapshot } from '../../components/listing/selection-logic';
+import { currentLocaleTag } from '../../i18n/i18n';
+import { formatAbsolute, formatRelative } from '../../lib/format-date';
+import { formatSize } from '../../lib/format-size';
+import { showError } from '../../lib/notify';
+import { useAppSettings } from '../../stores/app-settings-store';
+import { useClipboard } from '../../stores/clipboard-store';
+import { clearSelection, setMultipleSelection, setSelection, useSelection } from '../../stores/selection-store';
+import { dropInto } from './file-operations';
+import type { FileActionContext } from './files-actions';
+import { FilesHeading } from './files-heading';
+import { FilesToolbar } from './files-toolbar';
+import { itemRoute, openItem } from './open-item';
+import { useFilesKeyboard } from './use-files-keyboard';
+import { saveSorting } from './view-preferences';
+
+/** Formats modification times, remembering each result: a listing has many equal timestamps. */
+function useDateFormatter(absolute: boolean, locale: string) {
+  return useMemo(() => {
+    const cache = new Map<string, { text: string; title: string }>();
+    const now = new Date();
+    return (modified: string) => {
+      let entry = cache.get(modified);
+      if (!entry) {
+        const date = new Date(modified);
+        entry = Number.isNaN(date.getTime())
+          ? { text: modified, title: modified }
+          : absolute
+            ? { text: formatAbsolute(date, locale), title: formatRelative(date, locale, now) }
+            : { text: formatRelative(date, locale, now), title: formatAbsolute(date, locale) };
+        cache.set(modified, entry);
+      }
+      return entry;
+    };
+  }, [absolute, locale]);
+}
+
+type FolderViewProps = {
+  folder: string;
+  resource: Resource;
+  user: TokenUser;
+  isRefreshing: boolean;
+};
+
+/** A folder on screen: its listing, the selection, the actions and the keyboard. */
+export function FolderView({ folder, resource, user, isRefreshing }: FolderViewProps) {
+  const { t } = useTranslation();
+  const locale = currentLocaleTag();
+  const settings = useAppSettings((state) => state.settings);
+  const { selected, anchor, isMultiple, reveal } = useSelection();
+  const clipboard = useClipboard();
+  const [pendingSorting, setPendingSorting] = useState<{ by: SortField; asc: boolean } | null>(null);
+
+  const { ordered, folderCount } = useMemo(() => groupItems(resource.items ?? []), [resource.items]);
+  const selection = useMemo(() => (selected.size === 0 ? [] : ordered.filter((item) => selected.has(item.path))), [ordered, selected]);
+  const viewMode = normaliseViewMode(user.viewMode);
+  const sorting = pendingSorting ?? { by: normaliseSortField(resource.sorting?.by), asc: resource.sorting?.asc ?? false };
+  const formatDate = useDateFormatter(user.dateFormat, locale);
+  const canThumb = settings.EnableThumbs && user.perm.download;
+
+  const context: FileActionContext = { user, folder, resource, ordered, selection, isListing: true, viewMode, isMultiple };
+  useFilesKeyboard(context);
+
+  const handleSort = (by: SortField) => {
+    const next = nextSorting(sorting, by);
+    setPendingSorting(next);
+    saveSorting(next)
+      .catch((error: unknown) => void showError(error))
+      .finally(() => setPendingSorting(null));
+  };
+
+  const handleSelection = useCallback((next: SelectionSnapshot) => setSelection(next.selected, next.anchor), []);
+  const handleLongPress = useCallback((next: SelectionSnapshot) => {
+    setSelection(next.selected, next.anchor);
+    setMultipleSelection(true);
+  }, []);
+  const handleDrop = (target: string, paths: string[]) => {
+    const byPath = new Map(ordered.map((item) => [item.path, item]));
+    const items = paths.map((path) => byPath.get(path)).filter((item): item is ResourceItem => item !== undefined);
+    dropInto(target, items, folder).catch((error: unknown) => void showError(error));
+  };
+  const cutPaths = useMemo(
+    () => (clipboard.key === 'x' && clipboard.source === folder ? new Set(clipboard.items.map((item) => item.from)) : undefined),
+    [clipboard, folder],
+  );
+
+  return (
+    <>
+      <FilesHeading path={folder} onDropItems={user.perm.rename ? handleDrop : undefined} />
+      <FilesToolbar context={context} />
+      <div className="files__meta">
+        <span>
+          {t('listing.folderCount', { count: resource.numDirs ?? folderCount })} · {t('listing.fileCount', { count: resource.numFiles ?? ordered.length - folderCount })}
+        </span>
+        {isRefreshing && <span className="files__refreshing spinner" role="status" aria-label={t('common.loading')} />}
+      </div>
+      {isMultiple && (
+        <div className="selection-banner" role="status">
+          <ListChecks aria-hidden="true" size={18} />
+          <span>
+            {t('listing.multipleSelection')} · {t('listing.selectedCount', { count: selection.length })}
+          </span>
+          <button type="button" className="button button--ghost selection-banner__clear" onClick={clearSelection}>
+            <X aria-hidden="true" size={16} />
+            {t('listing.clear')}
+          </button>
+        </div>
+      )}
+      {ordered.length === 0 ? (
+        <div className="files__empty">
+          <FolderOpen aria-hidden="true" size={56} strokeWidth={1.25} />
+          <p>{t('files.empty')}</p>
+        </div>
+      ) : (
+        <Listing
+          items={ordered}
+          folderCount={folderCount}
+          viewMode={viewMode}
+          sorting={sorting}
+          selected={selected}
+          anchor={anchor}
+          isMultiple={isMultiple}
+          singleClick={user.singleClick}
+          canDrag={user.perm.rename}
+          reveal={reveal}
+          dimmed={cutPaths}
+          hrefOf={itemRoute}
+          thumbnailOf={(item) => (canThumb && item.type === 'image' ? thumbnailUrl(item.path, item.modified) : undefined)}
+          formatSize={(bytes) => formatSize(bytes, locale)}
+          formatDate={formatDate}
+          onSort={handleSort}
+          onSelectionChange={handleSelection}
+          onLongPress={handleLongPress}
+          onOpen={openItem}
+          onDropItems={(target, paths) => handleDrop(target.path, paths)}
+        />
+      )}
+    </>
+  );
+}

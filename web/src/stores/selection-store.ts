@@ -1,0 +1,38 @@
+import { create } from 'zustand';
+
+type SelectionState = {
+  /** Selected items of the folder on screen, by virtual path. */
+  selected: ReadonlySet<string>;
+  /** Where a shift-click range starts: the item clicked last without shift. */
+  anchor: string | null;
+  /** Multiple-selection mode: a plain click toggles an item instead of replacing the selection. */
+  isMultiple: boolean;
+  /**
+   * An item the listing should scroll to and focus once it shows it (after a reload that
+   * preselects something). `id` changes on every request so the same path can be revealed again.
+   */
+  reveal: { path: string; id: number } | null;
+};
+
+const empty: ReadonlySet<string> = new Set();
+let revealCounter = 0;
+
+export const useSelection = create<SelectionState>(() => ({ selected: empty, anchor: null, isMultiple: false, reveal: null }));
+
+export function setSelection(selected: ReadonlySet<string>, anchor: string | null): void {
+  useSelection.setState({ selected, anchor });
+}
+
+export function clearSelection(): void {
+  useSelection.setState({ selected: empty, anchor: null, isMultiple: false });
+}
+
+export function setMultipleSelection(isMultiple: boolean): void {
+  useSelection.setState({ isMultiple });
+}
+
+/** Selects one item (the preselection after a reload) and asks the listing to bring it into view. */
+export function preselect(path: string): void {
+  revealCounter += 1;
+  useSelection.setState({ selected: new Set([path]), anchor: path, reveal: { path, id: revealCounter } });
+}
