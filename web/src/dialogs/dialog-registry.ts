@@ -1,6 +1,7 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { filesDialogComponents, type FilesDialogPropsMap } from './files-dialogs';
 import type { ShareDeleteDialogProps } from './share-delete-dialog';
+import type { AbortUploadsDialogProps, UploadDialogProps } from './upload-dialog';
 import type { ShareDialogProps } from './share-dialog';
 import type { ShareDownloadDialogProps } from './share-download-dialog';
 
@@ -28,6 +29,8 @@ export type DialogPropsMap = {
   share: ShareDialogProps;
   'share-delete': ShareDeleteDialogProps;
   'share-download': ShareDownloadDialogProps;
+  upload: UploadDialogProps;
+  'upload-abort': AbortUploadsDialogProps;
 } & FilesDialogPropsMap;
 
 export type DialogName = keyof DialogPropsMap;
@@ -42,5 +45,7 @@ export const dialogComponents: DialogComponents = {
   share: lazy(() => import('./share-dialog')),
   'share-delete': lazy(() => import('./share-delete-dialog')),
   'share-download': lazy(() => import('./share-download-dialog')),
+  upload: lazy(() => import('./upload-dialog')),
+  'upload-abort': lazy(() => import('./upload-dialog').then((module) => ({ default: module.AbortUploadsDialog }))),
   ...filesDialogComponents,
 };

@@ -59,6 +59,7 @@ let refreshTimer: ReturnType<typeof setInterval> | null = null;
 let hideTimer: ReturnType<typeof setTimeout> | null = null;
 let firstUploaded: string | null = null;
 let batchesPreparing = 0;
+let wasAborted = false;
 
 function totals() {
   let total = 0;
@@ -139,8 +140,16 @@ async function finishBatch(): Promise<void> {
   publish();
   const target = firstUploaded;
   firstUploaded = null;
-  useUploads.setState({ isBusy: false, isFinished: true, speed: 0, eta: null });
+  // An aborted batch shows no success mark: the panel simply goes.
+  const aborted = wasAborted;
+  wasAborted = false;
+  useUploads.setState({ isBusy: false, isFinished: !aborted, speed: 0, eta: null });
+  if (aborted) {
+    live.clear();
+    useUploads.setState({ files: [], totalBytes: 0, sentBytes: 0 });
+  }
   await reloadListings();
+  if (aborted) return;
   if (target) preselect(target);
   hideTimer = setTimeout(() => {
     live.clear();
@@ -197,6 +206,7 @@ export async function uploadEntries(entries: readonly UploadEntry[], folder: str
 
 /** Stops every running upload (their partial files are removed) and drops the waiting ones. */
 export async function abortUploads(): Promise<void> {
+  wasAborted = true;
   await queue.abortAll();
   publish();
   void finishBatch();

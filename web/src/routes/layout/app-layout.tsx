@@ -6,6 +6,7 @@ import { SearchButton } from '../../components/search/search-button';
 import { SearchHost } from '../../components/search/search-host';
 import { ShellHost } from '../../components/shell/shell-host';
 import { ShellToggle } from '../../components/shell/shell-toggle';
+import { UploadHost } from '../../components/upload/upload-host';
 import { TopBarSlotProvider, useSlotElement } from '../../components/layout/top-bar-slot';
 import { displayName } from '../../lib/startup';
 import { useAppSettings } from '../../stores/app-settings-store';
@@ -68,6 +69,7 @@ export function AppLayout() {
         </div>
         <ShellHost />
         <SearchHost />
+        <UploadHost />
       </div>
     </TopBarSlotProvider>
   );

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { CircleHelp, FilePlus, FolderOpen, FolderPlus, LogIn, LogOut, Settings, UserPlus, UserRound } from 'lucide-react';
+import { CircleHelp, FilePlus, FolderOpen, FolderPlus, LogIn, LogOut, Settings, Upload, UserPlus, UserRound } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation } from 'react-router';
@@ -60,6 +60,11 @@ export function Sidebar() {
     openDialog(kind, { folder: currentFolder(location.pathname, queryClient) });
   };
 
+  const handleUpload = () => {
+    setSidebarOpen(false);
+    openDialog('upload', { folder: currentFolder(location.pathname, queryClient) });
+  };
+
   return (
     <nav className="sidebar__content" aria-label={t('sidebar.label')}>
       {user ? (
@@ -78,6 +83,9 @@ export function Sidebar() {
                 </SidebarButton>
                 <SidebarButton icon={<FilePlus aria-hidden="true" size={iconSize} />} onClick={() => handleCreate('new-file')}>
                   {t('sidebar.newFile')}
+                </SidebarButton>
+                <SidebarButton icon={<Upload aria-hidden="true" size={iconSize} />} onClick={handleUpload}>
+                  {t('upload.action')}
                 </SidebarButton>
               </>
             )}
