@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { IndexRow, SearchRepository } from './search.repository.js';
+import type { SearchRepository } from './search.repository.js';
+import { mergeBatch, type MergeChecks } from './index-merge.js';
 import { EntryKind, walkTree, type WalkEntry } from './tree-walker.js';
-import { compareKeys, isSameOrBelow, parentPath, subtreeHigh, subtreeLow, walkKey } from './walk-order.js';
+import { isSameOrBelow, parentPath, subtreeHigh, subtreeLow, walkKey } from './walk-order.js';
 
 export type IndexerOptions = {
   /** Entries written per transaction while walking (default 2,000). */
@@ -28,7 +29,6 @@ type Run = { since: number; checkEverything: boolean };
 const MAX_TOUCHED = 100_000;
 /** Paths waiting to be looked at; past this (a flood of outside changes) one full rescan is cheaper. */
 const MAX_PENDING = 20_000;
-const PAGE = 2_000;
 
 function kindOfStats(stats: fs.Stats): EntryKind {
   if (stats.isSymbolicLink()) return EntryKind.link;
@@ -115,64 +115,12 @@ export function createSearchIndexer(deps: {
     }
   }
 
-  /** Merges walked entries (in walk order) with the index rows in the same key range. */
-  function mergeBatch(run: Run, walked: WalkEntry[], after: string, until: { key: string; inclusive: boolean } | undefined, result: ReconcileResult): void {
-    repository.transaction(() => {
-      let page: IndexRow[] = [];
-      let pageIndex = 0;
-      let cursor = after;
-      let exhausted = false;
-      const nextRow = (): { row: IndexRow; key: string } | undefined => {
-        if (pageIndex >= page.length) {
-          if (exhausted) return undefined;
-          page = repository.rowsAfter(cursor, until, PAGE);
-          pageIndex = 0;
-          if (page.length < PAGE) exhausted = true;
-          if (page.length === 0) return undefined;
-        }
-        const row = page[pageIndex++]!;
-        const key = walkKey(row.path);
-        cursor = key;
-        return { row, key };
-      };
-      const dropRow = (row: IndexRow) => {
-        if (isStale(run, row.path)) {
-          const kind = lstatKind(row.path);
-          if (kind !== undefined) {
-            if (kind !== row.kind) repository.setKind(row.id, kind);
-            return;
-          }
-        }
-        repository.remove(row.id);
-        if (row.kind === EntryKind.dir) deps.onForget?.(row.path, false);
-        result.removed++;
-      };
-      let current = nextRow();
-      for (const entry of walked) {
-        const key = walkKey(entry.path);
-        while (current && compareKeys(current.key, key) < 0) {
-          dropRow(current.row);
-          current = nextRow();
-        }
-        if (current && current.key === key) {
-          if (current.row.kind !== entry.kind) {
-            repository.setKind(current.row.id, isStale(run, entry.path) ? (lstatKind(entry.path) ?? entry.kind) : entry.kind);
-            result.updated++;
-          }
-          current = nextRow();
-          continue;
-        }
-        let kind: EntryKind | undefined = entry.kind;
-        if (isStale(run, entry.path)) kind = lstatKind(entry.path);
-        if (kind === undefined) continue;
-        repository.insert({ path: entry.path, name: entry.name, kind });
-        result.inserted++;
-      }
-      while (current) {
-        dropRow(current.row);
-        current = nextRow();
-      }
-    });
+  function checksFor(run: Run): MergeChecks {
+    return {
+      isStale: (relative) => isStale(run, relative),
+      kindOnDisk: lstatKind,
+      onFolderRemoved: (relative) => deps.onForget?.(relative, false),
+    };
   }
 
   /**
@@ -195,7 +143,7 @@ export function createSearchIndexer(deps: {
         if (batch.length < options.batchSize) continue;
         const last = walkKey(batch[batch.length - 1]!.path);
         if (stopped) break;
-        mergeBatch(run, batch, after, { key: last, inclusive: true }, result);
+        mergeBatch(repository, batch, after, { key: last, inclusive: true }, checksFor(run), result);
         after = last;
         await onProgress?.(last);
         batch = [];
@@ -206,7 +154,7 @@ export function createSearchIndexer(deps: {
         result.aborted = true;
         return result;
       }
-      mergeBatch(run, batch, after, high === undefined ? undefined : { key: high, inclusive: false }, result);
+      mergeBatch(repository, batch, after, high === undefined ? undefined : { key: high, inclusive: false }, checksFor(run), result);
       return result;
     } finally {
       endRun(run);
