@@ -3,7 +3,6 @@ import { filesDialogComponents, type FilesDialogPropsMap } from './files-dialogs
 import type { ShareDeleteDialogProps } from './share-delete-dialog';
 import type { AbortUploadsDialogProps, UploadDialogProps } from './upload-dialog';
 import type { ShareDialogProps } from './share-dialog';
-import type { ShareDownloadDialogProps } from './share-download-dialog';
 
 /** What every dialog receives besides its own props. */
 export type DialogControls = {
@@ -28,7 +27,6 @@ export type DialogPropsMap = {
   'new-file': NewResourceDialogProps;
   share: ShareDialogProps;
   'share-delete': ShareDeleteDialogProps;
-  'share-download': ShareDownloadDialogProps;
   upload: UploadDialogProps;
   'upload-abort': AbortUploadsDialogProps;
 } & FilesDialogPropsMap;
@@ -44,7 +42,6 @@ export const dialogComponents: DialogComponents = {
   'new-file': lazy(() => import('./new-file-dialog')),
   share: lazy(() => import('./share-dialog')),
   'share-delete': lazy(() => import('./share-delete-dialog')),
-  'share-download': lazy(() => import('./share-download-dialog')),
   upload: lazy(() => import('./upload-dialog')),
   'upload-abort': lazy(() => import('./upload-dialog').then((module) => ({ default: module.AbortUploadsDialog }))),
   ...filesDialogComponents,

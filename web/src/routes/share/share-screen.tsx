@@ -69,7 +69,7 @@ function ShareView({ hash, path, resource, token }: ShareViewProps) {
   const isInsideFolder = path !== '/' && (resource.isDir || resource.path !== '');
 
   const chooseArchive = (download: (format: ArchiveFormat) => void) => {
-    openDialog('share-download', { onChoose: download });
+    openDialog('download', { onChoose: download });
   };
 
   const handleDownloadSelection = () => {
