@@ -1,4 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { DiscardChangesDialogProps } from './discard-changes-dialog';
 import { filesDialogComponents, type FilesDialogPropsMap } from './files-dialogs';
 import type { ShareDeleteDialogProps } from './share-delete-dialog';
 import type { AbortUploadsDialogProps, UploadDialogProps } from './upload-dialog';
@@ -25,6 +26,7 @@ export type NewResourceDialogProps = {
 export type DialogPropsMap = {
   'new-folder': NewResourceDialogProps;
   'new-file': NewResourceDialogProps;
+  'discard-changes': DiscardChangesDialogProps;
   share: ShareDialogProps;
   'share-delete': ShareDeleteDialogProps;
   upload: UploadDialogProps;
@@ -40,6 +42,7 @@ type DialogComponents = { [K in DialogName]: LazyExoticComponent<ComponentType<D
 export const dialogComponents: DialogComponents = {
   'new-folder': lazy(() => import('./new-folder-dialog')),
   'new-file': lazy(() => import('./new-file-dialog')),
+  'discard-changes': lazy(() => import('./discard-changes-dialog')),
   share: lazy(() => import('./share-dialog')),
   'share-delete': lazy(() => import('./share-delete-dialog')),
   upload: lazy(() => import('./upload-dialog')),
