@@ -79,8 +79,9 @@ test.describe('layout', () => {
     await expect(adminPage).toHaveURL(`${server.url}/files/${root.folder}/docs/`);
     await list.getByRole('link', { name: /readme\.txt/ }).dblclick();
     await expect(adminPage).toHaveURL(`${server.url}/files/${root.folder}/docs/readme.txt`);
-    await expect(adminPage.getByRole('link', { name: 'Download' })).toHaveAttribute('href', `/api/raw/${root.folder}/docs/readme.txt`);
-    await adminPage.getByRole('link', { name: 'Parent folder' }).click();
+    // A text file opens in the editor, whose close button leads back to the folder.
+    await expect(adminPage.locator('.ace_editor')).toBeVisible();
+    await adminPage.getByRole('link', { name: 'Close' }).click();
     await expect(adminPage).toHaveURL(`${server.url}/files/${root.folder}/docs/`);
   });
 });
