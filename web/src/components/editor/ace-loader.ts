@@ -1,6 +1,4 @@
 import type { Ace } from 'ace-builds';
-import { aceModeLoaders } from './ace-modes';
-import { aceThemeLoaders } from './ace-themes';
 
 type AceModule = typeof import('ace-builds');
 
@@ -20,7 +18,12 @@ let loading: Promise<LoadedAce> | undefined;
  */
 export function loadAce(): Promise<LoadedAce> {
   loading ??= (async () => {
-    const { default: ace } = (await import('ace-builds')) as unknown as { default: AceModule };
+    // The loader tables are fetched with the core, not with the editor's screen.
+    const [{ default: ace }, { aceModeLoaders }, { aceThemeLoaders }] = await Promise.all([
+      import('ace-builds') as unknown as Promise<{ default: AceModule }>,
+      import('./ace-modes'),
+      import('./ace-themes'),
+    ]);
     for (const [name, load] of Object.entries(aceModeLoaders)) ace.config.setModuleLoader(`ace/mode/${name}`, load);
     for (const [name, load] of Object.entries(aceThemeLoaders)) ace.config.setModuleLoader(`ace/theme/${name}`, load);
     ace.config.setModuleLoader('ace/ext/searchbox', () => import('ace-builds/src-noconflict/ext-searchbox'));
