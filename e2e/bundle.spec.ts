@@ -4,7 +4,12 @@ import zlib from 'node:zlib';
 import { expect, test, waitForApp } from './fixtures';
 import { webDist } from './support/burrow-server';
 
-const Budget = 150 * 1000;
+/**
+ * Start-up JavaScript (what the login page needs) must stay under 150 KB. The files screen also
+ * pulls its own route chunk (windowed listing, selection, dialogs), so it has a guard of its own
+ * against growth rather than the start-up budget.
+ */
+const Budgets = { login: 150 * 1000, files: 200 * 1000 };
 
 function gzippedSize(urlPath: string): number {
   const file = path.join(webDist, decodeURIComponent(urlPath.replace(/^.*?\/static\//, '')));
@@ -12,11 +17,11 @@ function gzippedSize(urlPath: string): number {
 }
 
 test.describe('bundle and page security', () => {
-  for (const [label, screen, loggedIn] of [
-    ['login page', 'login', false],
-    ['files screen', 'files/', true],
+  for (const [label, screen, loggedIn, budget] of [
+    ['login page', 'login', false, Budgets.login],
+    ['files screen', 'files/', true, Budgets.files],
   ] as const) {
-    test(`the JavaScript the ${label} loads stays under 150 KB gzipped`, async ({ page, adminPage }) => {
+    test(`the JavaScript the ${label} loads stays under ${budget / 1000} KB gzipped`, async ({ page, adminPage }) => {
       const target = loggedIn ? adminPage : page;
       const scripts = new Set<string>();
       target.on('request', (request) => {
@@ -29,7 +34,7 @@ test.describe('bundle and page security', () => {
       const total = [...scripts].reduce((sum, script) => sum + gzippedSize(script), 0);
       test.info().annotations.push({ type: 'initial JavaScript (gzip)', description: `${(total / 1000).toFixed(1)} KB in ${scripts.size} files` });
       console.log(`${label}: initial JavaScript ${(total / 1000).toFixed(1)} KB gzipped in ${scripts.size} files`);
-      expect(total).toBeLessThan(Budget);
+      expect(total).toBeLessThan(budget);
       // Heavy features stay out of the start-up path.
       for (const script of scripts) expect(script).not.toMatch(/ace|marked|qrcode|tus|purify|sonner/i);
     });

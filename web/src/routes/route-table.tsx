@@ -7,7 +7,6 @@ import { RequireAuth } from './require-auth';
 import { RequireAdmin } from './require-admin';
 import { RequireGuest } from './require-guest';
 import { RedirectToFiles } from './redirect-to-files';
-import { AppLayout } from './layout/app-layout';
 import { ErrorRoute } from './errors/error-route';
 
 /** The route table of the app (spec section 2). Screens are loaded lazily, one chunk each. */
@@ -30,7 +29,7 @@ export const routes: RouteObject[] = [
         children: [{ path: 'login', lazy: async () => ({ Component: (await import('./login/login-screen')).LoginScreen }) }],
       },
       {
-        element: <AppLayout />,
+        lazy: async () => ({ Component: (await import('./layout/app-layout')).AppLayout }),
         children: [
           {
             // Pathless: a failing screen shows its error inside the layout, sidebar kept.

@@ -1,18 +1,21 @@
-import { useEffect } from 'react';
+import { Suspense, lazy, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { TopBar } from '../../components/layout/top-bar';
 import { SearchButton } from '../../components/search/search-button';
-import { SearchHost } from '../../components/search/search-host';
-import { ShellHost } from '../../components/shell/shell-host';
 import { ShellToggle } from '../../components/shell/shell-toggle';
-import { UploadHost } from '../../components/upload/upload-host';
 import { TopBarSlotProvider, useSlotElement } from '../../components/layout/top-bar-slot';
 import { displayName } from '../../lib/startup';
 import { useAppSettings } from '../../stores/app-settings-store';
 import { useLayout } from '../../stores/layout-store';
 import { Sidebar } from './sidebar';
 import './app-layout.css';
+
+// The search overlay, shell panel and upload panel are fetched after the first paint, so they never
+// weigh on start-up.
+const SearchHost = lazy(async () => ({ default: (await import('../../components/search/search-host')).SearchHost }));
+const ShellHost = lazy(async () => ({ default: (await import('../../components/shell/shell-host')).ShellHost }));
+const UploadHost = lazy(async () => ({ default: (await import('../../components/upload/upload-host')).UploadHost }));
 
 /** Top bar, sidebar (a drawer on narrow screens) and the screen. */
 export function AppLayout() {
@@ -67,9 +70,11 @@ export function AppLayout() {
             <Outlet />
           </main>
         </div>
-        <ShellHost />
-        <SearchHost />
-        <UploadHost />
+        <Suspense fallback={null}>
+          <ShellHost />
+          <SearchHost />
+          <UploadHost />
+        </Suspense>
       </div>
     </TopBarSlotProvider>
   );
