@@ -1,6 +1,6 @@
 import type { PermissionName, Resource, ResourceItem, TokenUser } from '@burrow/protocol';
 import type { TFunction } from 'i18next';
-import { CheckSquare, Copy, Download, FolderInput, Grid2x2, Images, Info, LayoutList, Pencil, Share2, Trash2, type LucideIcon } from 'lucide-react';
+import { CheckSquare, Copy, Download, FolderInput, Grid2x2, Images, Info, LayoutList, Pencil, Share2, Trash2, Upload, type LucideIcon } from 'lucide-react';
 import type { HeaderAction } from '../../components/header/action-bar';
 import type { ViewMode } from '../../components/listing/listing-model';
 import { dialogComponents } from '../../dialogs/dialog-registry';
@@ -151,6 +151,16 @@ export const fileActions: FileAction[] = [
     isSelectionAction: false,
     isShown: (context) => context.isListing,
     run: () => void cycleViewMode(),
+  },
+  {
+    id: 'upload',
+    label: (t) => t('upload.action'),
+    icon: Upload,
+    permissions: ['create'],
+    selection: 'any',
+    isSelectionAction: false,
+    isShown: (context) => context.isListing,
+    run: (context) => void openDialog('upload', { folder: context.folder }),
   },
   { id: 'info', label: (t) => t('fileActions.info'), icon: Info, selection: 'any', isSelectionAction: false, run: openInfo },
   {

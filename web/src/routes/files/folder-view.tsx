@@ -19,6 +19,7 @@ import { FilesHeading } from './files-heading';
 import { FilesToolbar } from './files-toolbar';
 import { itemRoute, openItem } from './open-item';
 import { useFilesKeyboard } from './use-files-keyboard';
+import { useUploadDrop } from './use-upload-drop';
 import { saveSorting } from './view-preferences';
 
 /** Formats modification times, remembering each result: a listing has many equal timestamps. */
@@ -67,6 +68,7 @@ export function FolderView({ folder, resource, user, isRefreshing }: FolderViewP
 
   const context: FileActionContext = { user, folder, resource, ordered, selection, isListing: true, viewMode, isMultiple };
   useFilesKeyboard(context);
+  useUploadDrop(folder, user.perm.create);
 
   const handleSort = (by: SortField) => {
     const next = nextSorting(sorting, by);
