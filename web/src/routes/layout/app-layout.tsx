@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { TopBar } from '../../components/layout/top-bar';
 import { SearchButton } from '../../components/search/search-button';
+// Eager: it listens for the open-search event from the first paint on.
+import { SearchHost } from '../../components/search/search-host';
 import { ShellToggle } from '../../components/shell/shell-toggle';
 import { TopBarSlotProvider, useSlotElement } from '../../components/layout/top-bar-slot';
 import { displayName } from '../../lib/startup';
@@ -11,9 +13,8 @@ import { useLayout } from '../../stores/layout-store';
 import { Sidebar } from './sidebar';
 import './app-layout.css';
 
-// The search overlay, shell panel and upload panel are fetched after the first paint, so they never
+// The shell panel and upload panel are fetched after the first paint, so they never
 // weigh on start-up.
-const SearchHost = lazy(async () => ({ default: (await import('../../components/search/search-host')).SearchHost }));
 const ShellHost = lazy(async () => ({ default: (await import('../../components/shell/shell-host')).ShellHost }));
 const UploadHost = lazy(async () => ({ default: (await import('../../components/upload/upload-host')).UploadHost }));
 
