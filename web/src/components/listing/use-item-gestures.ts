@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, type MouseEvent, type PointerEvent } from 'react';
 import { LongPressDelay, LongPressTolerance } from './selection-logic';
 
-type Press = { path: string; x: number; y: number; timer: ReturnType<typeof setTimeout> };
+type Press = { x: number; y: number; timer: ReturnType<typeof setTimeout> };
 
 export type ItemGestureHandlers = {
   onClick: (event: MouseEvent) => void;
@@ -17,11 +17,13 @@ export type ClickDetails = { path: string; isRange: boolean; isToggle: boolean; 
 /**
  * Pointer handling shared by every item: clicks (with modifier keys, and Enter on the item's
  * link, which browsers report as a click with no detail) and the 500 ms long press, cancelled
- * when the pointer travels more than 10 px. The click that ends a long press is swallowed.
+ * when the pointer travels more than 10 px. The click that ends a long press is swallowed
+ * whichever item it lands on: the banner that appears with multiple selection can move the
+ * listing under a finger that has not moved.
  */
 export function useItemGestures(onClick: (details: ClickDetails) => void, onLongPress: (path: string) => void) {
   const press = useRef<Press | null>(null);
-  const swallowClick = useRef<string | null>(null);
+  const swallowClick = useRef(false);
   const callbacks = useRef({ onClick, onLongPress });
   callbacks.current = { onClick, onLongPress };
 
@@ -35,9 +37,10 @@ export function useItemGestures(onClick: (details: ClickDetails) => void, onLong
     onClick: (event) => {
       // The item's link must not navigate by itself: opening is decided here.
       event.preventDefault();
-      if (swallowClick.current === path) {
-        swallowClick.current = null;
-        return;
+      if (swallowClick.current) {
+        swallowClick.current = false;
+        // Enter on a link reports no detail; only a pointer's click belongs to the press.
+        if (event.detail !== 0) return;
       }
       callbacks.current.onClick({
         path,
@@ -50,13 +53,13 @@ export function useItemGestures(onClick: (details: ClickDetails) => void, onLong
     onPointerDown: (event) => {
       if (event.button !== 0 || event.shiftKey || event.ctrlKey || event.metaKey) return;
       cancel();
-      swallowClick.current = null;
+      swallowClick.current = false;
       const timer = setTimeout(() => {
         press.current = null;
-        swallowClick.current = path;
+        swallowClick.current = true;
         callbacks.current.onLongPress(path);
       }, LongPressDelay);
-      press.current = { path, x: event.clientX, y: event.clientY, timer };
+      press.current = { x: event.clientX, y: event.clientY, timer };
     },
     onPointerMove: (event) => {
       const current = press.current;
@@ -66,7 +69,7 @@ export function useItemGestures(onClick: (details: ClickDetails) => void, onLong
     onPointerCancel: cancel,
     onContextMenu: (event) => {
       // Touch browsers open a context menu at the end of a long press; the press already selected.
-      if (swallowClick.current === path) event.preventDefault();
+      if (swallowClick.current) event.preventDefault();
     },
   }) };
   }, []);
