@@ -1,6 +1,7 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { DiscardChangesDialogProps } from './discard-changes-dialog';
 import { filesDialogComponents, type FilesDialogPropsMap } from './files-dialogs';
+import type { DeleteUserDialogProps } from './delete-user-dialog';
 import type { ShareDeleteDialogProps } from './share-delete-dialog';
 import type { AbortUploadsDialogProps, UploadDialogProps } from './upload-dialog';
 import type { ShareDialogProps } from './share-dialog';
@@ -27,6 +28,7 @@ export type DialogPropsMap = {
   'new-folder': NewResourceDialogProps;
   'new-file': NewResourceDialogProps;
   'discard-changes': DiscardChangesDialogProps;
+  'delete-user': DeleteUserDialogProps;
   share: ShareDialogProps;
   'share-delete': ShareDeleteDialogProps;
   upload: UploadDialogProps;
@@ -43,6 +45,7 @@ export const dialogComponents: DialogComponents = {
   'new-folder': lazy(() => import('./new-folder-dialog')),
   'new-file': lazy(() => import('./new-file-dialog')),
   'discard-changes': lazy(() => import('./discard-changes-dialog')),
+  'delete-user': lazy(() => import('./delete-user-dialog')),
   share: lazy(() => import('./share-dialog')),
   'share-delete': lazy(() => import('./share-delete-dialog')),
   upload: lazy(() => import('./upload-dialog')),

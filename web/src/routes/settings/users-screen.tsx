@@ -1,14 +1,87 @@
+import type { User } from '@burrow/protocol';
+import { useQuery } from '@tanstack/react-query';
+import { Check, Pencil, Plus } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { listUsers } from '../../api/users';
+import { usersQueryKey } from './query-keys';
+import { SettingsLoadError, SettingsLoading } from './settings-states';
 import { SettingsPage } from './settings-page';
 
-export function UsersScreen() {
+function UsersTable({ users }: { users: User[] }) {
   const { t } = useTranslation();
   return (
-    <SettingsPage title={t('settings.users')}>
-      <Link className="button button--primary" to="/settings/users/new">
-        {t('settings.newUser')}
-      </Link>
+    <div className="card settings-table-card">
+      {/* Roles are spelled out: on narrow screens the rows are laid out as blocks, which would drop the table semantics. */}
+      <table className="settings-table" role="table">
+        <caption className="visually-hidden">{t('settings.users')}</caption>
+        <thead role="rowgroup">
+          <tr role="row">
+            <th scope="col" role="columnheader">{t('settings.userForm.username')}</th>
+            <th scope="col" role="columnheader">{t('settings.permissions.admin')}</th>
+            <th scope="col" role="columnheader">{t('settings.userForm.scope')}</th>
+            <th scope="col" role="columnheader">
+              <span className="visually-hidden">{t('settings.actions.label')}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody role="rowgroup">
+          {users.map((user) => (
+            <tr role="row" key={user.id}>
+              <td role="cell" className="settings-table__primary" data-label={t('settings.userForm.username')}>
+                {user.username}
+              </td>
+              <td role="cell" data-label={t('settings.permissions.admin')}>
+                {user.perm.admin ? (
+                  <>
+                    <Check aria-hidden="true" size={18} className="settings-table__yes" />
+                    <span className="visually-hidden">{t('settings.usersList.yes')}</span>
+                  </>
+                ) : (
+                  <>
+                    <span aria-hidden="true" className="settings-table__no">
+                      —
+                    </span>
+                    <span className="visually-hidden">{t('settings.usersList.no')}</span>
+                  </>
+                )}
+              </td>
+              <td role="cell" className="settings-table__mono" data-label={t('settings.userForm.scope')}>
+                {user.scope}
+              </td>
+              <td role="cell" className="settings-table__actions">
+                <Link
+                  className="icon-button"
+                  to={`/settings/users/${user.id}`}
+                  aria-label={t('settings.usersList.edit', { username: user.username })}
+                  title={t('settings.usersList.edit', { username: user.username })}
+                >
+                  <Pencil aria-hidden="true" size={18} />
+                </Link>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Every account with its admin flag and scope; New opens an empty user form. */
+export function UsersScreen() {
+  const { t } = useTranslation();
+  const query = useQuery({ queryKey: usersQueryKey, queryFn: ({ signal }) => listUsers(signal), staleTime: 0 });
+  return (
+    <SettingsPage
+      title={t('settings.users')}
+      actions={
+        <Link className="button button--primary" to="/settings/users/new">
+          <Plus aria-hidden="true" size={18} />
+          {t('settings.newUser')}
+        </Link>
+      }
+    >
+      {query.isPending ? <SettingsLoading /> : query.isError ? <SettingsLoadError error={query.error} /> : <UsersTable users={query.data} />}
     </SettingsPage>
   );
 }
