@@ -55,7 +55,7 @@ function slowPatch(virtual: string, offset: number, length: number) {
 }
 
 describe('one writer per upload', () => {
-  it('answers 423 to a second PATCH (and to DELETE or a replacing POST) while the first is running', async () => {
+  it('answers 423 to a second PATCH (and to a replacing POST) while the first is running; a DELETE waits for it', async () => {
     const data = randomBytes(400_000, 5);
     await create('/locked.bin', data.length);
     const first = slowPatch('/locked.bin', 0, data.length);
@@ -65,8 +65,9 @@ describe('one writer per upload', () => {
     const second = await rawRequest(port, { method: 'PATCH', path: tusUrl('/locked.bin'), headers: patchHeaders(0, 10), body: Buffer.alloc(10) });
     expect(second.status).toBe(423);
     expect(second.body).toBe('423 Locked\n');
-    const remove = await rawRequest(port, { method: 'DELETE', path: tusUrl('/locked.bin'), headers: { 'x-auth': token } });
-    expect(remove.status).toBe(423);
+    // A terminating client usually drops its PATCH just before the DELETE: the DELETE waits a
+    // moment for the writer instead of failing at once.
+    const remove = rawRequest(port, { method: 'DELETE', path: tusUrl('/locked.bin'), headers: { 'x-auth': token } });
     const replace = await rawRequest(port, { method: 'POST', path: tusUrl('/locked.bin', true), headers: { 'x-auth': token, 'upload-length': 5 } });
     expect(replace.status).toBe(423);
     const head = await rawRequest(port, { method: 'HEAD', path: tusUrl('/locked.bin'), headers: { 'x-auth': token } });
@@ -78,6 +79,39 @@ describe('one writer per upload', () => {
     expect(done.status).toBe(204);
     expect(done.headers['upload-offset']).toBe(String(data.length));
     expect(fileSha256(path.join(t.root, 'locked.bin'))).toBe(sha256(data));
+    // The DELETE ran after the writer finished: it forgets the finished upload and leaves the
+    // file that upload placed alone.
+    expect((await remove).status).toBe(204);
+    expect(await uploadRows(t)).toHaveLength(0);
+    expect(fileSha256(path.join(t.root, 'locked.bin'))).toBe(sha256(data));
+  });
+
+  it('a DELETE still held off after its wait gets 423 and removes nothing', async () => {
+    const data = randomBytes(300_000, 7);
+    await create('/held.bin', data.length);
+    const first = slowPatch('/held.bin', 0, data.length);
+    first.request().write(data.subarray(0, 100_000));
+    await waitFor(async () => (await stagingSize()) === 100_000, 10_000, 'first bytes on disk');
+    const remove = await rawRequest(port, { method: 'DELETE', path: tusUrl('/held.bin'), headers: { 'x-auth': token } });
+    expect(remove.status).toBe(423);
+    expect(await stagingSize()).toBe(100_000);
+    first.request().end(data.subarray(100_000));
+    expect((await first.response).status).toBe(204);
+  });
+
+  it('a DELETE right after the client dropped its PATCH terminates the upload', async () => {
+    const data = randomBytes(400_000, 8);
+    await create('/dropped.bin', data.length);
+    const patch = slowPatch('/dropped.bin', 0, data.length);
+    patch.response.catch(() => undefined);
+    patch.request().write(data.subarray(0, 150_000));
+    await waitFor(async () => (await stagingSize()) === 150_000, 10_000, 'bytes on disk');
+    patch.request().destroy();
+    const remove = await rawRequest(port, { method: 'DELETE', path: tusUrl('/dropped.bin'), headers: { 'x-auth': token } });
+    expect(remove.status).toBe(204);
+    expect(await uploadRows(t)).toHaveLength(0);
+    expect(fs.readdirSync(path.join(t.config.cacheDir, 'uploads'))).toEqual([]);
+    expect(fs.existsSync(path.join(t.root, 'dropped.bin'))).toBe(false);
   });
 });
 

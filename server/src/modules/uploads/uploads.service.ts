@@ -13,6 +13,9 @@ import { freeBytesAt } from './staging.js';
 import { checkPatchContentType, parseUploadLength, parseUploadOffset } from './tus-headers.js';
 import { createUploadSweeper } from './upload-sweeper.js';
 
+/** How long a DELETE waits for a PATCH of the same upload to notice its client went away. */
+const TerminateLockWaitMs = 3000;
+
 type HeaderValue = string | string[] | undefined;
 
 export type CreateRequest = { uploadLength: HeaderValue; override: boolean };
@@ -177,10 +180,13 @@ export function createUploadsService(context: UploadContext) {
       if (resolved.virtual === '/' || !user.perm.delete) throw forbidden();
       const upload = await repository.findByUserPath(user.id, resolved.virtual);
       if (!upload) throw notFound();
-      const release = locks.tryAcquire(uploadLockKey(upload));
+      const release = await locks.acquireWithin(uploadLockKey(upload), TerminateLockWaitMs);
       if (!release) throw locked();
       try {
-        await discardUpload(context, upload);
+        // The writer that held the lock may have finished or replaced the upload meanwhile.
+        const current = await repository.findById(upload.id);
+        if (!current) throw notFound();
+        await discardUpload(context, current);
       } finally {
         release();
       }
