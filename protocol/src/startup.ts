@@ -28,6 +28,10 @@ export type StartupSettings = {
   CSS: boolean;
   HideLoginButton: boolean;
   ExternalChatURL: string;
+  /** The sidebar's help link (empty hides it). */
+  HelpURL: string;
+  /** The page the error toasts' report button opens (empty hides the button). */
+  IssuesURL: string;
 };
 
 export const StartupElementId = 'burrow-startup';

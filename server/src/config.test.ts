@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, envName, loadConfig, normaliseBaseURL, parseDuration, resolveConfig } from './config.js';
+import { ConfigError, envName, loadConfig, normaliseBaseURL, parseDuration, parseSize, resolveConfig } from './config.js';
 
 let dir: string;
 beforeEach(() => {
@@ -123,6 +123,29 @@ describe('values', () => {
     expect(resolveConfig({ fileMode: '0600', dirMode: '755' })).toMatchObject({ fileMode: 0o600, dirMode: 0o755 });
   });
 
+  it('reads sizes with units and durations that can be turned off', () => {
+    expect(parseSize('512')).toBe(512);
+    expect(parseSize('10MB')).toBe(10 * 1024 ** 2);
+    expect(parseSize('1.5g')).toBe(1.5 * 1024 ** 3);
+    expect(parseSize('2 TiB')).toBe(2 * 1024 ** 4);
+    expect(parseSize('1 KB')).toBe(1024);
+    expect(parseSize('ten')).toBeUndefined();
+    expect(parseSize('-5MB')).toBeUndefined();
+    expect(resolveConfig({ maxUploadSize: '5GB', commandOutputLimit: '1MB', commandTimeLimit: '30s', searchRescanInterval: 'off', maxRunningCommands: '4' }, dir)).toMatchObject({
+      maxUploadSize: 5 * 1024 ** 3,
+      commandOutputLimit: 1024 ** 2,
+      commandTimeLimit: 30,
+      searchRescanInterval: 0,
+      maxRunningCommands: 4,
+    });
+    expect(resolveConfig({}, dir)).toMatchObject({ maxUploadSize: 1024 ** 4, searchRescanInterval: 600, commandTimeLimit: 600, maxRunningCommands: 16 });
+  });
+
+  it('takes help and issue addresses, or empty to hide them', () => {
+    expect(resolveConfig({ helpURL: 'https://docs.example.org/', issuesURL: '' }, dir)).toMatchObject({ helpURL: 'https://docs.example.org/', issuesURL: '' });
+    expect(resolveConfig({}, dir).helpURL).toMatch(/^https:\/\//);
+  });
+
   it('normalises base URLs', () => {
     expect(normaliseBaseURL('')).toBe('');
     expect(normaliseBaseURL('/')).toBe('');
@@ -153,6 +176,13 @@ describe('invalid values give a ConfigError with a clear message', () => {
     ['recaptcha host', { recaptchaHost: 'ftp://captcha' }, /recaptchaHost: invalid URL "ftp:\/\/captcha"/],
     ['chat URL', { externalChatURL: 'javascript:alert(1)' }, /externalChatURL: invalid URL/],
     ['root type', { root: ['a'] }, /^root: expected text/],
+    ['upload size', { maxUploadSize: 'huge' }, /^maxUploadSize: expected a size such as 10GB or 512MB, got "huge"$/],
+    ['zero upload size', { maxUploadSize: '0' }, /^maxUploadSize: /],
+    ['command output', { commandOutputLimit: '-1' }, /^commandOutputLimit: /],
+    ['running commands', { maxRunningCommands: '0' }, /^maxRunningCommands: /],
+    ['rescan interval', { searchRescanInterval: 'sometimes' }, /^searchRescanInterval: /],
+    ['help URL', { helpURL: 'javascript:alert(1)' }, /helpURL: invalid URL/],
+    ['issues URL', { issuesURL: 'file:///etc/passwd' }, /issuesURL: invalid URL/],
   ];
   it.each(cases)('%s', (_label, source, message) => {
     expect(configError(() => resolveConfig(source, dir))).toMatch(message);

@@ -34,6 +34,20 @@ export type Config = {
   recaptchaSecret: string;
   /** The external chat the login page links to (empty hides the button). */
   externalChatURL: string;
+  /** Where the sidebar's help link points (empty hides it). */
+  helpURL: string;
+  /** The issue page the error toasts' report button opens (empty hides the button). */
+  issuesURL: string;
+  /** Largest upload accepted, in bytes (tus Upload-Length and plain bodies alike). */
+  maxUploadSize: number;
+  /** Full rescans of the search index for changes made outside Burrow, in seconds (0: never). */
+  searchRescanInterval: number;
+  /** A command runner process is killed after this many seconds. */
+  commandTimeLimit: number;
+  /** A command's output is cut (and the process killed) beyond this many bytes. */
+  commandOutputLimit: number;
+  /** Commands running at once, server-wide. */
+  maxRunningCommands: number;
   /** Admin password used on first run; otherwise a random one is printed once. */
   adminPassword?: string;
 };
@@ -46,6 +60,9 @@ export class ConfigError extends Error {
 }
 
 type Source = Record<string, unknown>;
+
+const DEFAULT_HELP_URL = 'https://github.com/burrow-files/burrow#readme';
+const DEFAULT_ISSUES_URL = 'https://github.com/burrow-files/burrow/issues/new';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -73,6 +90,13 @@ export const ConfigKeys = [
   'recaptchaKey',
   'recaptchaSecret',
   'externalChatURL',
+  'helpURL',
+  'issuesURL',
+  'maxUploadSize',
+  'searchRescanInterval',
+  'commandTimeLimit',
+  'commandOutputLimit',
+  'maxRunningCommands',
   'adminPassword',
 ] as const;
 export type ConfigKey = (typeof ConfigKeys)[number];
@@ -131,6 +155,28 @@ function asDuration(key: string, value: unknown): number {
     if (seconds !== undefined && seconds > 0) return seconds;
   }
   throw new ConfigError(`${key}: expected a duration such as 2h or 90m, got ${JSON.stringify(value)}`);
+}
+
+/** Parses a size such as `512`, `10MB`, `1.5G` or `2 TiB`: bytes, in multiples of 1024. */
+export function parseSize(value: string): number | undefined {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(value);
+  if (!match) return undefined;
+  const power = ['', 'k', 'm', 'g', 't'].indexOf(match[2]!.toLowerCase());
+  return Math.floor(Number(match[1]) * 1024 ** power);
+}
+
+function asSize(key: string, value: unknown): number {
+  const bytes = typeof value === 'number' ? value : typeof value === 'string' ? parseSize(value) : undefined;
+  if (bytes === undefined || !Number.isSafeInteger(bytes) || bytes <= 0) {
+    throw new ConfigError(`${key}: expected a size such as 10GB or 512MB, got ${JSON.stringify(value)}`);
+  }
+  return bytes;
+}
+
+/** Like asDuration, and 0 (or "off") turns the thing off. */
+function asOptionalDuration(key: string, value: unknown): number {
+  if (value === 0 || (typeof value === 'string' && ['0', 'off', 'never'].includes(value.trim().toLowerCase()))) return 0;
+  return asDuration(key, value);
 }
 
 function asString(key: string, value: unknown): string {
@@ -252,10 +298,18 @@ export function resolveConfig(source: Source, cwd = process.cwd()): Config {
     recaptchaKey: get('recaptchaKey') !== undefined ? asString('recaptchaKey', get('recaptchaKey')) : '',
     recaptchaSecret: get('recaptchaSecret') !== undefined ? asString('recaptchaSecret', get('recaptchaSecret')) : '',
     externalChatURL: get('externalChatURL') !== undefined ? asString('externalChatURL', get('externalChatURL')) : '',
+    helpURL: get('helpURL') !== undefined ? asString('helpURL', get('helpURL')).trim() : DEFAULT_HELP_URL,
+    issuesURL: get('issuesURL') !== undefined ? asString('issuesURL', get('issuesURL')).trim() : DEFAULT_ISSUES_URL,
+    maxUploadSize: get('maxUploadSize') !== undefined ? asSize('maxUploadSize', get('maxUploadSize')) : 1024 ** 4,
+    searchRescanInterval:
+      get('searchRescanInterval') !== undefined ? asOptionalDuration('searchRescanInterval', get('searchRescanInterval')) : 600,
+    commandTimeLimit: get('commandTimeLimit') !== undefined ? asDuration('commandTimeLimit', get('commandTimeLimit')) : 600,
+    commandOutputLimit: get('commandOutputLimit') !== undefined ? asSize('commandOutputLimit', get('commandOutputLimit')) : 10 * 1024 ** 2,
+    maxRunningCommands: get('maxRunningCommands') !== undefined ? asInt('maxRunningCommands', get('maxRunningCommands'), 1, 1024) : 16,
     adminPassword: get('adminPassword') !== undefined ? asString('adminPassword', get('adminPassword')) : undefined,
   };
   if (!config.proxyHeader || !/^[A-Za-z0-9-]+$/.test(config.proxyHeader)) throw new ConfigError('proxyHeader: expected a header name');
-  for (const key of ['recaptchaHost', 'externalChatURL'] as const) {
+  for (const key of ['recaptchaHost', 'externalChatURL', 'helpURL', 'issuesURL'] as const) {
     const url = config[key];
     if (url && !/^https?:\/\/[^\s]+$/.test(url)) throw new ConfigError(`${key}: invalid URL ${JSON.stringify(url)}`);
   }

@@ -79,7 +79,7 @@ describe('the index page', () => {
       [
         'Name', 'DisableExternal', 'DisableUsedPercentage', 'BaseURL', 'StaticURL', 'ReCaptcha', 'ReCaptchaKey', 'ReCaptchaHost',
         'Signup', 'Version', 'NoAuth', 'AuthMethod', 'LoginPage', 'LogoutPage', 'Theme', 'Color', 'EnableThumbs', 'ResizePreview',
-        'EnableExec', 'TusSettings', 'CSS', 'HideLoginButton', 'ExternalChatURL',
+        'EnableExec', 'TusSettings', 'CSS', 'HideLoginButton', 'ExternalChatURL', 'HelpURL', 'IssuesURL',
       ].sort(),
     );
     expect(startup).toMatchObject({
@@ -93,12 +93,24 @@ describe('the index page', () => {
   });
 
   it('reflects the settings and server flags of the moment', async () => {
-    await start({ enableExec: true, recaptchaKey: 'site', recaptchaSecret: 'hidden-secret', externalChatURL: 'https://chat.example' });
+    await start({
+      enableExec: true,
+      recaptchaKey: 'site',
+      recaptchaSecret: 'hidden-secret',
+      externalChatURL: 'https://chat.example',
+      helpURL: 'https://docs.example/burrow',
+      issuesURL: 'https://tracker.example/new',
+    });
     const settings = t.app.services.settings;
     await settings.save({ ...settings.get(), signup: true, branding: { ...settings.get().branding, name: 'Den', theme: 'dark' } });
     const html = (await t.app.inject({ method: 'GET', url: '/files/' })).body;
     const startup = startupOf(html);
     expect(startup).toMatchObject({ Name: 'Den', Signup: true, Theme: 'dark', EnableExec: true, ReCaptcha: true, ReCaptchaKey: 'site', ExternalChatURL: 'https://chat.example' });
+    expect(startup).toMatchObject({ HelpURL: 'https://docs.example/burrow', IssuesURL: 'https://tracker.example/new' });
+    // Disabling external links hides the issue page but keeps the documentation.
+    await settings.save({ ...settings.get(), branding: { ...settings.get().branding, disableExternal: true } });
+    expect(startupOf((await t.app.inject({ method: 'GET', url: '/' })).body)).toMatchObject({ HelpURL: 'https://docs.example/burrow', IssuesURL: '', ExternalChatURL: '' });
+    await settings.save({ ...settings.get(), branding: { ...settings.get().branding, disableExternal: false } });
     expect(html).toContain('<title>Den</title>');
     expect(html).not.toContain('hidden-secret');
     await settings.setAuthMethod('noauth');

@@ -50,6 +50,9 @@ export function startupSettings(config: Config, settings: SettingsService): Star
     CSS: Boolean(current.branding.files) && fs.existsSync(path.join(current.branding.files, 'custom.css')),
     HideLoginButton: current.hideLoginButton,
     ExternalChatURL: current.branding.disableExternal ? '' : config.externalChatURL,
+    // The documentation stays reachable when external links are disabled; the issue page does not.
+    HelpURL: config.helpURL,
+    IssuesURL: current.branding.disableExternal ? '' : config.issuesURL,
   };
 }
 

@@ -2,7 +2,6 @@ import { whenToasterReady } from '../components/feedback/toaster-host';
 import { i18next } from '../i18n/i18n';
 import { appSettings } from '../stores/app-settings-store';
 import { isCancelled } from '../api/api-error';
-import { IssuesURL } from './links';
 
 export const SuccessToastDuration = 4000;
 
@@ -24,7 +23,8 @@ export async function showSuccess(message: string): Promise<void> {
 export async function showError(error: unknown): Promise<void> {
   if (isCancelled(error)) return;
   const message = error instanceof Error ? error.message : String(error);
-  const showReport = !appSettings().DisableExternal;
+  const { DisableExternal, IssuesURL } = appSettings();
+  const showReport = !DisableExternal && IssuesURL !== '';
   const toast = await loadToast();
   toast.error(message, {
     duration: Number.POSITIVE_INFINITY,

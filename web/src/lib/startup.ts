@@ -26,6 +26,8 @@ export const defaultStartupSettings: StartupSettings = {
   CSS: false,
   HideLoginButton: true,
   ExternalChatURL: '',
+  HelpURL: '',
+  IssuesURL: '',
 };
 
 /** Reads the settings the server injected as JSON into the page; never throws. */

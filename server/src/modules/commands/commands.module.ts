@@ -5,7 +5,7 @@ import { commandsRoutes } from './commands.routes.js';
 import { createCommandsService } from './commands.service.js';
 
 export type CommandsOptions = Partial<CommandLimits> & {
-  /** Commands running at once, server-wide (default 16). */
+  /** Commands running at once, server-wide (the `maxRunningCommands` setting unless set). */
   maxRunning?: number;
   /** How long a connection may wait before sending its command (default 60 s). */
   idleMs?: number;
@@ -18,10 +18,10 @@ export const commandsModule: FastifyPluginAsync<{ services: Services } & Command
     commands,
     auth: services.auth,
     limits: {
-      timeLimitMs: options.timeLimitMs ?? 10 * 60_000,
-      outputLimitBytes: options.outputLimitBytes ?? 10 * 1024 * 1024,
+      timeLimitMs: options.timeLimitMs ?? services.config.commandTimeLimit * 1000,
+      outputLimitBytes: options.outputLimitBytes ?? services.config.commandOutputLimit,
     },
-    maxRunning: options.maxRunning ?? 16,
+    maxRunning: options.maxRunning ?? services.config.maxRunningCommands,
     idleMs: options.idleMs ?? 60_000,
   });
 };

@@ -15,7 +15,10 @@ export function searchServiceOf(services: Services): SearchService | undefined {
  * Burrow's file events, a watcher and periodic rescans) and the search route.
  */
 export const searchModule: FastifyPluginAsync<{ services: Services } & SearchOptions> = async (app, { services, ...options }) => {
-  const search = createSearchService({ config: services.config, scopes: services.scopes, log: app.log }, options);
+  const search = createSearchService(
+    { config: services.config, scopes: services.scopes, log: app.log },
+    { rescanIntervalMs: services.config.searchRescanInterval * 1000, ...options },
+  );
   running.set(services, search);
   const detach = services.fileEvents.on((event) => search.onFileEvent(event));
   // Started once the server is ready and never awaited: the first request must not wait for it.

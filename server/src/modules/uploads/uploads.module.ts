@@ -5,7 +5,6 @@ import { createUploadLocks } from './upload-locks.js';
 import type { UploadHooks, UploadsLog } from './upload-context.js';
 import { createUploadsRepository } from './uploads.repository.js';
 import { createUploadsService, type UploadsService } from './uploads.service.js';
-import { DEFAULT_MAX_UPLOAD_LENGTH } from './tus-headers.js';
 import { tusRoutes } from './tus.routes.js';
 import { createHooks } from '../files/hooks.js';
 
@@ -13,7 +12,7 @@ export type UploadsOptions = {
   /** Runs the `upload` hooks around the moment an upload replaces its target (the settings'
    * command hooks unless given). */
   hooks?: UploadHooks;
-  /** Largest `Upload-Length` accepted (413 beyond); 1 TiB unless set. */
+  /** Largest `Upload-Length` accepted (413 beyond); the `maxUploadSize` setting unless set. */
   maxUploadLength?: number;
 };
 
@@ -30,7 +29,7 @@ export function createUploads(services: UploadsDeps, options: UploadsOptions = {
     locks: createUploadLocks(),
     hooks: options.hooks ?? createHooks(services, { log: services.log }),
     log: services.log,
-    maxLength: options.maxUploadLength ?? DEFAULT_MAX_UPLOAD_LENGTH,
+    maxLength: options.maxUploadLength ?? services.config.maxUploadSize,
   });
 }
 

@@ -6,7 +6,6 @@ import { NavLink, useLocation } from 'react-router';
 import { UsageMeter } from '../../components/layout/usage-meter';
 import { currentLocaleTag } from '../../i18n/i18n';
 import { formatSize, usagePercent } from '../../lib/format-size';
-import { HelpURL } from '../../lib/links';
 import { parentPath } from '../../lib/paths';
 import { canLogout, useAppSettings } from '../../stores/app-settings-store';
 import { openDialog } from '../../stores/dialog-store';
@@ -122,10 +121,12 @@ export function Sidebar() {
         {user && filesPath !== undefined && !settings.DisableUsedPercentage && (
           <Usage folder={filesPath.endsWith('/') ? filesPath : parentPath(filesPath)} />
         )}
-        <a className="sidebar__item sidebar__item--small" href={HelpURL} target="_blank" rel="noopener noreferrer">
-          <CircleHelp aria-hidden="true" size={18} />
-          <span>{t('sidebar.help')}</span>
-        </a>
+        {settings.HelpURL && (
+          <a className="sidebar__item sidebar__item--small" href={settings.HelpURL} target="_blank" rel="noopener noreferrer">
+            <CircleHelp aria-hidden="true" size={18} />
+            <span>{t('sidebar.help')}</span>
+          </a>
+        )}
         <p className="sidebar__version">{t('sidebar.version', { version: settings.Version || '—' })}</p>
       </div>
     </nav>
