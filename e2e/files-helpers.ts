@@ -68,3 +68,13 @@ export async function shownNames(page: Page): Promise<string[]> {
 export function action(page: Page, label: string): Locator {
   return page.getByRole('group', { name: 'File actions' }).getByRole('button', { name: label, exact: true });
 }
+
+/** An open dialog (or alert dialog) by its title. */
+export function dialog(page: Page, title: string): Locator {
+  return page.getByRole('dialog', { name: title, exact: true }).or(page.getByRole('alertdialog', { name: title, exact: true }));
+}
+
+/** The value shown for a label in the info dialog's list of facts. */
+export function infoValue(info: Locator, label: string): Locator {
+  return info.locator(`xpath=.//dt[normalize-space()="${label}"]/following-sibling::dd[1]`);
+}

@@ -1,8 +1,8 @@
 import type { ChecksumAlgorithm, Resource, ResourceItem } from '@burrow/protocol';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fetchChecksum, fetchResource } from '../api/resources';
+import { fetchChecksum, fetchResource, rawUrl } from '../api/resources';
 import { currentLocaleTag } from '../i18n/i18n';
 import { formatAbsolute, formatRelative } from '../lib/format-date';
 import { formatSize } from '../lib/format-size';
@@ -63,6 +63,54 @@ function FolderCounts({ item }: { item: InfoSubject }) {
       <dd>{show(counts?.numDirs)}</dd>
       <dt>{t('fileDialogs.info.files')}</dt>
       <dd>{show(counts?.numFiles)}</dd>
+    </>
+  );
+}
+
+type Size = { width: number; height: number };
+
+/**
+ * The pixel size of a picture. The server leaves `resolution` empty, so the browser reads it from
+ * the image itself: the size is known as soon as the header has arrived, and the rest of the
+ * download is dropped then. Undefined while loading, null when the browser cannot decode it.
+ */
+function usePictureSize(path: string, known: Size | undefined, isWanted: boolean): Size | null | undefined {
+  const [size, setSize] = useState<Size | null | undefined>(known);
+  useEffect(() => {
+    if (known || !isWanted) return;
+    const image = new Image();
+    const stop = () => {
+      clearInterval(timer);
+      image.onload = null;
+      image.onerror = null;
+      // Pointing the image elsewhere cancels what is left of the download.
+      image.src = '';
+    };
+    const finish = (next: Size | null) => {
+      stop();
+      setSize(next);
+    };
+    const measured = () => (image.naturalWidth > 0 && image.naturalHeight > 0 ? { width: image.naturalWidth, height: image.naturalHeight } : null);
+    const timer = setInterval(() => {
+      const next = measured();
+      if (next) finish(next);
+    }, 50);
+    image.onload = () => finish(measured());
+    image.onerror = () => finish(null);
+    image.src = rawUrl(path, { inline: true });
+    return stop;
+  }, [path, known, isWanted]);
+  return size;
+}
+
+function Resolution({ item, canDownload }: { item: InfoSubject; canDownload: boolean }) {
+  const { t } = useTranslation();
+  const size = usePictureSize(item.path, item.resolution, canDownload);
+  if (size === null || (size === undefined && !canDownload)) return null;
+  return (
+    <>
+      <dt>{t('fileDialogs.info.resolution')}</dt>
+      <dd>{size ? `${size.width} × ${size.height}` : t('common.loading')}</dd>
     </>
   );
 }
@@ -145,14 +193,7 @@ export default function InfoDialog({ items, canDownload, onClose }: InfoDialogPr
             </time>
           )}
         </dd>
-        {single.resolution && (
-          <>
-            <dt>{t('fileDialogs.info.resolution')}</dt>
-            <dd>
-              {single.resolution.width} × {single.resolution.height}
-            </dd>
-          </>
-        )}
+        {!single.isDir && (single.type === 'image' || single.resolution) && <Resolution item={single} canDownload={canDownload} />}
         {single.isDir && <FolderCounts item={single} />}
         {!single.isDir && canDownload && single.type !== 'invalid_link' && algorithms.map((algorithm) => <Checksum key={algorithm} path={single.path} algorithm={algorithm} />)}
       </dl>

@@ -9,8 +9,11 @@ export type RenameDialogProps = {
   name: string;
   /** Other names in the same folder, to warn about a clash before asking the server. */
   siblings?: readonly string[];
-  /** Called with the trimmed new name when it differs from the current one. */
-  onRename: (name: string) => Promise<void>;
+  /**
+   * Called with the trimmed new name when it differs from the current one; resolving to false
+   * keeps the dialog open (a clash question was cancelled).
+   */
+  onRename: (name: string) => Promise<void | boolean>;
 };
 
 /** The part of a file name before its extension, which is what people usually change. */
@@ -27,7 +30,9 @@ export default function RenameDialog({ name, siblings, onRename, onClose }: Rena
   const trimmed = value.trim();
   const clashes = trimmed !== name && trimmed !== '' && (siblings ?? []).includes(trimmed);
   const hasSlash = trimmed.includes('/');
-  const problem = clashes ? t('fileDialogs.rename.exists') : hasSlash ? t('fileDialogs.rename.slash') : '';
+  // A slash cannot be sent; a taken name can, and then asks whether to replace or keep both.
+  const problem = hasSlash ? t('fileDialogs.rename.slash') : '';
+  const notice = !problem && clashes ? t('fileDialogs.rename.exists') : '';
 
   useEffect(() => {
     inputRef.current?.setSelectionRange(0, stemLength(name));
@@ -70,12 +75,17 @@ export default function RenameDialog({ name, siblings, onRename, onClose }: Rena
           autoComplete="off"
           spellCheck={false}
           aria-invalid={problem !== ''}
-          aria-describedby={problem ? 'rename-problem' : undefined}
+          aria-describedby={problem ? 'rename-problem' : notice ? 'rename-notice' : undefined}
         />
       </label>
       {problem && (
         <p id="rename-problem" className="dialog-problem" role="alert">
           {problem}
+        </p>
+      )}
+      {notice && (
+        <p id="rename-notice" className="dialog-notice" role="status">
+          {notice}
         </p>
       )}
     </DialogFrame>

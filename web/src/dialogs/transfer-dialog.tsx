@@ -15,8 +15,11 @@ export type TransferDialogProps = {
   source: string;
   canCreate: boolean;
   singleClick: boolean;
-  /** Runs the move or copy into the chosen folder (conflicts are handled there). */
-  onConfirm: (destination: string) => Promise<void>;
+  /**
+   * Runs the move or copy into the chosen folder (conflicts are handled there); false keeps the
+   * dialog open (the clash question was cancelled).
+   */
+  onConfirm: (destination: string) => Promise<void | boolean>;
 };
 
 function isWithin(path: string, ancestor: string): boolean {

@@ -35,6 +35,11 @@ export type ListingProps = {
   dimmed?: ReadonlySet<string>;
   /** An item to scroll to and make the keyboard position. */
   reveal: { path: string; id: number } | null;
+  /**
+   * False while something (a dialog) covers the listing. A revealed item takes the focus once
+   * the listing is free again, if the focus was lost meanwhile (its element was deleted).
+   */
+  canTakeFocus: boolean;
   hrefOf: (item: ResourceItem) => string;
   thumbnailOf: (item: ResourceItem) => string | undefined;
   formatSize: (bytes: number) => string;
@@ -97,6 +102,7 @@ export function Listing(props: ListingProps) {
   const scrollMargin = useDocumentTop(bodyRef);
   const [focusIndex, setFocusIndex] = useState(-1);
   const pendingFocus = useRef<number | null>(null);
+  const focusIfLost = useRef<number | null>(null);
   const previousClick = useRef<{ path: string; time: number } | null>(null);
 
   const order = useMemo(() => items.map((item) => item.path), [items]);
@@ -187,6 +193,7 @@ export function Listing(props: ListingProps) {
     const index = positions.get(reveal.path);
     if (index === undefined) return;
     setFocusIndex(index);
+    focusIfLost.current = index;
     virtualizer.scrollToIndex(rowOfItem(index, folderCount, columns), { align: 'auto' });
     // Only when the reveal request changes or its item arrives, not on every new width.
   }, [reveal?.id, positions]);
@@ -198,6 +205,24 @@ export function Listing(props: ListingProps) {
     if (row?.kind === 'items') for (let index = row.start; index < row.end; index += 1) renderedItems.push(index);
   }
   const tabbable = renderedItems.includes(focusIndex) ? focusIndex : (renderedItems[0] ?? -1);
+
+  // After a delete, move or rename the element that had the focus may be gone, and with it the
+  // keyboard's place in the listing: the revealed item takes over, unless the focus went back
+  // somewhere meaningful (the button that opened the dialog).
+  useEffect(() => {
+    const index = focusIfLost.current;
+    if (index === null || !props.canTakeFocus) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) {
+      focusIfLost.current = null;
+      return;
+    }
+    const link = gridRef.current?.querySelector<HTMLElement>(`[data-index="${index}"] [data-item-link]`);
+    if (link) {
+      focusIfLost.current = null;
+      link.focus({ preventScroll: true });
+    }
+  });
 
   // Focus the item arrow keys moved to once its row exists.
   useEffect(() => {

@@ -1,4 +1,5 @@
 import type { ArchiveFormat, ResourceItem } from '@burrow/protocol';
+import { isApiError } from '../../api/api-error';
 import { archiveUrl, deleteResource, fetchResource, folderArchiveUrl, rawUrl, transferResource } from '../../api/resources';
 import type { ReplaceRenameChoice } from '../../dialogs/choice-dialog';
 import { filesRoute, joinPath, parentPath } from '../../lib/paths';
@@ -68,20 +69,45 @@ export async function deleteFile(path: string): Promise<void> {
 }
 
 /**
- * Renames an item in its folder. In a listing the folder reloads with the renamed item
- * preselected; for the file on screen the page moves to the new path.
+ * Renames an item within its folder. A name already taken there asks the replace-rename
+ * question: replace overwrites the other item, rename lets the server pick the first free
+ * `name(N)`. Returns the path the item ended at, or null when the question was cancelled.
  */
-export async function renameItem(item: Pick<ResourceItem, 'path' | 'isDir'>, name: string, isFileOnScreen: boolean): Promise<void> {
-  const from = item.path.replace(/\/+$/, '');
-  const to = joinPath(parentPath(from), name);
-  await transferResource('rename', from, to);
-  if (isFileOnScreen) {
-    await reloadListings();
-    navigateTo(filesRoute(item.isDir ? to + '/' : to), { replace: true });
-    return;
+export async function renameInPlace(path: string, name: string): Promise<string | null> {
+  const from = path.replace(/\/+$/, '');
+  const folder = parentPath(from);
+  const to = joinPath(folder, name);
+  try {
+    await transferResource('rename', from, to);
+    return to;
+  } catch (error) {
+    if (!isApiError(error) || error.status !== 409) throw error;
   }
+  const choice = await askReplaceOrRename([name]);
+  if (choice === 'cancel') return null;
+  if (choice === 'replace') {
+    await transferResource('rename', from, to, { override: true });
+    return to;
+  }
+  // The server chooses the free name; it is the one name the folder did not have before.
+  const before = new Set(((await fetchResource(folder)).items ?? []).map((item) => item.name));
+  await transferResource('rename', from, to, { rename: true });
+  const landed = ((await fetchResource(folder)).items ?? []).find((item) => !before.has(item.name));
+  return landed ? landed.path.replace(/\/+$/, '') : to;
+}
+
+/**
+ * Renames an item in its folder. In a listing the folder reloads with the renamed item
+ * preselected; for the file on screen the page moves to the new path. Resolves to false when a
+ * clash question was cancelled, so the rename dialog stays open for another name.
+ */
+export async function renameItem(item: Pick<ResourceItem, 'path' | 'isDir'>, name: string, isFileOnScreen: boolean): Promise<boolean> {
+  const to = await renameInPlace(item.path, name);
+  if (to === null) return false;
   await reloadListings();
-  preselect(to);
+  if (isFileOnScreen) navigateTo(filesRoute(item.isDir ? to + '/' : to), { replace: true });
+  else preselect(to);
+  return true;
 }
 
 /** Asks the replace-rename question; closing the dialog any other way answers cancel. */
@@ -167,13 +193,15 @@ export async function pasteInto(folder: string): Promise<void> {
 /**
  * The move and copy dialogs: after the transfer the folder on screen reloads with the first new
  * item preselected, or, with the redirectAfterCopyMove preference, the destination opens with it.
+ * Resolves to false when the clash question was cancelled: the dialog stays for another folder.
  */
-export async function transferFromDialog(kind: TransferKind, items: readonly ResourceItem[], destination: string, shownFolder: string, redirect: boolean): Promise<void> {
+export async function transferFromDialog(kind: TransferKind, items: readonly ResourceItem[], destination: string, shownFolder: string, redirect: boolean): Promise<boolean> {
   const result = await transferItems(kind, toClipboardItems(items), destination, shownFolder);
-  if (!result) return;
+  if (!result) return false;
   const target = asFolder(destination);
   if (target !== asFolder(shownFolder) && redirect) navigateTo(filesRoute(target));
   if (result.landed && (target === asFolder(shownFolder) || redirect)) preselect(result.landed);
+  return true;
 }
 
 /** Items dropped on a folder move there; conflicts ask as for a paste. */

@@ -12,6 +12,7 @@ import { formatSize } from '../../lib/format-size';
 import { showError } from '../../lib/notify';
 import { useAppSettings } from '../../stores/app-settings-store';
 import { useClipboard } from '../../stores/clipboard-store';
+import { useDialogs } from '../../stores/dialog-store';
 import { clearSelection, setMultipleSelection, setSelection, useSelection } from '../../stores/selection-store';
 import { dropInto } from './file-operations';
 import type { FileActionContext } from './files-actions';
@@ -57,6 +58,7 @@ export function FolderView({ folder, resource, user, isRefreshing }: FolderViewP
   const settings = useAppSettings((state) => state.settings);
   const { selected, anchor, isMultiple, reveal } = useSelection();
   const clipboard = useClipboard();
+  const hasDialog = useDialogs((state) => state.stack.length > 0);
   const [pendingSorting, setPendingSorting] = useState<{ by: SortField; asc: boolean } | null>(null);
 
   const { ordered, folderCount } = useMemo(() => groupItems(resource.items ?? []), [resource.items]);
@@ -132,6 +134,7 @@ export function FolderView({ folder, resource, user, isRefreshing }: FolderViewP
           singleClick={user.singleClick}
           canDrag={user.perm.rename}
           reveal={reveal}
+          canTakeFocus={!hasDialog}
           dimmed={cutPaths}
           hrefOf={itemRoute}
           thumbnailOf={(item) => (canThumb && item.type === 'image' ? thumbnailUrl(item.path, item.modified) : undefined)}

@@ -4,10 +4,11 @@ import { Download, Info, Pencil, Share2, Trash2 } from 'lucide-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { deleteResource, rawUrl, transferResource } from '../../../api/resources';
-import { filesRoute, joinPath, parentPath } from '../../../lib/paths';
+import { deleteResource, rawUrl } from '../../../api/resources';
+import { filesRoute, parentPath } from '../../../lib/paths';
 import { openDialog } from '../../../stores/dialog-store';
 import { useSession } from '../../../stores/session-store';
+import { renameInPlace } from '../file-operations';
 import { resourceQueryKey } from '../files-path';
 import type { PreviewAction } from './preview-bar';
 
@@ -54,8 +55,8 @@ export function usePreviewActions(file: Resource, { previous, next, close, goTo,
             name: file.name,
             siblings,
             onRename: async (name) => {
-              const destination = joinPath(folder, name);
-              await transferResource('rename', file.path, destination);
+              const destination = await renameInPlace(file.path, name);
+              if (destination === null) return false;
               queryClient.removeQueries({ queryKey: resourceQueryKey(file.path), exact: true });
               await refreshFolder();
               navigate(filesRoute(destination), { replace: true });
