@@ -9,6 +9,7 @@ import { sendStatus } from '../../plugins/error-handler.js';
 import type { ResolvedPath } from '../../storage/scoped-fs.js';
 import { baseName } from '../../storage/virtual-path.js';
 import { contentDisposition } from './content-disposition.js';
+import { FILE_CHUNK, FileRangeStream } from './file-range-stream.js';
 import { evaluatePreconditions, rangeFor, type ByteRange, type Validators } from './http-conditional.js';
 import { inlinePolicy, RAW_CSP, SANDBOX_CSP } from './inline-policy.js';
 
@@ -20,7 +21,7 @@ export type SendFileOptions = {
 };
 
 /** Large reads keep the per-chunk overhead low on fast links. */
-const STREAM_CHUNK = 1024 * 1024;
+const STREAM_CHUNK = FILE_CHUNK;
 const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
 
 function entryName(resolved: ResolvedPath): string {
@@ -118,9 +119,8 @@ export async function sendFile(request: FastifyRequest, reply: FastifyReply, res
         reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
       }
       if (isHead || size === 0) return reply.send();
-      const stream = handle.createReadStream({ start, end, highWaterMark: STREAM_CHUNK, autoClose: true });
       handedOff = true;
-      return reply.send(stream);
+      return reply.send(new FileRangeStream(handle, start, end));
     }
 
     const boundary = crypto.randomBytes(16).toString('hex');

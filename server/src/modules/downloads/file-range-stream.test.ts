@@ -1,0 +1,140 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FILE_CHUNK, FileRangeStream } from './file-range-stream.js';
+
+let folder: string;
+let file: string;
+let content: Buffer;
+let server: http.Server | undefined;
+
+beforeEach(() => {
+  folder = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-range-'));
+  file = path.join(folder, 'data.bin');
+  // Several times the ring of buffers, and not a whole number of chunks.
+  content = crypto.randomBytes(7 * FILE_CHUNK + 12_345);
+  fs.writeFileSync(file, content);
+});
+afterEach(async () => {
+  if (server) await new Promise((resolve) => server!.close(resolve));
+  server = undefined;
+  fs.rmSync(folder, { recursive: true, force: true });
+});
+
+/** Handles open on the test file, as the kernel sees them. */
+function openHandlesOnFile(): number {
+  let count = 0;
+  for (const fd of fs.readdirSync('/proc/self/fd')) {
+    try {
+      if (fs.readlinkSync(path.join('/proc/self/fd', fd)) === file) count++;
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return count;
+}
+
+async function waitFor(check: () => boolean, ms = 5000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return check();
+}
+
+/** Serves the range start..end of the test file on 127.0.0.1 by piping the stream into the response. */
+async function serveRange(start: number, end: number): Promise<number> {
+  server = http.createServer((_request, response) => {
+    void fsp.open(file, 'r').then((handle) => {
+      response.writeHead(200, { 'content-length': String(end - start + 1) });
+      new FileRangeStream(handle, start, end).pipe(response);
+    });
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+/** Downloads everything, pausing now and then so the server meets backpressure. */
+function download(port: number, pauses: boolean): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const request = http.get({ host: '127.0.0.1', port, path: '/', agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      let received = 0;
+      let nextPause = FILE_CHUNK;
+      response.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        received += chunk.length;
+        if (pauses && received >= nextPause) {
+          nextPause += 2 * FILE_CHUNK;
+          response.pause();
+          setTimeout(() => response.resume(), 30);
+        }
+      });
+      response.on('end', () => resolve(Buffer.concat(chunks)));
+      response.on('error', reject);
+    });
+    request.setTimeout(20_000, () => request.destroy(new Error('download timed out')));
+    request.on('error', reject);
+  });
+}
+
+describe('FileRangeStream', () => {
+  it('sends a whole file through a response byte for byte, also to a client that stalls', async () => {
+    const port = await serveRange(0, content.length - 1);
+    const fast = await download(port, false);
+    expect(fast.length).toBe(content.length);
+    expect(fast.equals(content)).toBe(true);
+    const slow = await download(port, true);
+    expect(slow.equals(content)).toBe(true);
+    expect(await waitFor(() => openHandlesOnFile() === 0)).toBe(true);
+  });
+
+  it('sends a range that starts and ends inside chunks', async () => {
+    const start = FILE_CHUNK - 100;
+    const end = 4 * FILE_CHUNK + 99;
+    const port = await serveRange(start, end);
+    const body = await download(port, true);
+    expect(body.equals(content.subarray(start, end + 1))).toBe(true);
+  });
+
+  it('closes the file when the client goes away mid-download', async () => {
+    const port = await serveRange(0, content.length - 1);
+    await new Promise<void>((resolve, reject) => {
+      const request = http.get({ host: '127.0.0.1', port, path: '/', agent: false }, (response) => {
+        response.once('data', () => {
+          request.destroy();
+          resolve();
+        });
+      });
+      request.on('error', (error) => {
+        if (!request.destroyed) reject(error);
+      });
+    });
+    expect(await waitFor(() => openHandlesOnFile() === 0)).toBe(true);
+  });
+
+  it('works as a plain readable for other consumers', async () => {
+    const handle = await fsp.open(file, 'r');
+    const chunks: Buffer[] = [];
+    for await (const chunk of new FileRangeStream(handle, 10, content.length - 11)) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).equals(content.subarray(10, content.length - 10))).toBe(true);
+    expect(await waitFor(() => openHandlesOnFile() === 0)).toBe(true);
+  });
+
+  it('fails instead of sending short when the file shrinks', async () => {
+    const handle = await fsp.open(file, 'r');
+    const stream = new FileRangeStream(handle, 0, content.length - 1);
+    fs.truncateSync(file, FILE_CHUNK);
+    const consume = async () => {
+      for await (const chunk of stream) void chunk;
+    };
+    await expect(consume()).rejects.toThrow(/shrank/);
+    expect(await waitFor(() => openHandlesOnFile() === 0)).toBe(true);
+  });
+});
