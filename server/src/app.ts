@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import type { Config } from './config.js';
 import { openDatabase, type Db } from './storage/db.js';
 import { createScopes, type Scopes } from './storage/scopes.js';
+import { createRouteTable } from './plugins/route-table.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { authPlugin } from './plugins/auth.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
@@ -79,6 +80,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await bootstrapAdmin({ config, users: usersRepository, scopes, log: app.log, onPassword: options.onAdminPassword });
 
+  // Registered before any route, so it sees every one of them.
+  const routeTable = createRouteTable();
+  app.addHook('onRoute', (route) => routeTable.record(route));
+
   await app.register(errorHandlerPlugin);
   await app.register(securityHeadersPlugin, { config });
   await app.register(authPlugin, { auth });
@@ -107,7 +112,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(sharesModule, { services });
   await app.register(searchModule, { services });
   await app.register(commandsModule, { services });
-  await app.register(fp(webAppPlugin), { config, settings });
+  await app.register(fp(webAppPlugin), { config, settings, routeTable });
 
   const purge = setInterval(() => void auth.purgeRevoked().catch(() => undefined), 10 * 60_000);
   purge.unref();

@@ -1,3 +1,4 @@
+import type { RouteTable } from './route-table.js';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -118,7 +119,10 @@ export function acceptedEncodings(header: string | string[] | undefined): (codin
 }
 
 /** Serves the built React app: static assets (precompressed variants) and the index page. */
-export const webAppPlugin: FastifyPluginAsync<{ config: Config; settings: SettingsService }> = async (app, { config, settings }) => {
+export const webAppPlugin: FastifyPluginAsync<{ config: Config; settings: SettingsService; routeTable?: RouteTable }> = async (
+  app,
+  { config, settings, routeTable },
+) => {
   const dist = config.webDist;
   let template: string | undefined;
 
@@ -199,6 +203,11 @@ export const webAppPlugin: FastifyPluginAsync<{ config: Config; settings: Settin
   });
 
   app.setNotFoundHandler(async (request, reply) => {
+    // An API path that exists for other methods: 405 with the methods it does answer.
+    if (routeTable && request.url.startsWith('/api/')) {
+      const allowed = routeTable.allowedMethods(request.url);
+      if (allowed.length > 0) return sendStatus(reply.header('allow', allowed.join(', ')), 405);
+    }
     if (request.method === 'GET' || request.method === 'HEAD') return sendIndex(reply);
     return sendStatus(reply, 404);
   });
