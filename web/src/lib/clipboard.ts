@@ -49,6 +49,7 @@ function copyWithTextField(text: string): boolean {
   field.style.insetBlockStart = '0';
   field.style.opacity = '0';
   document.body.append(field);
+  field.focus();
   field.select();
   let copied = false;
   try {

@@ -4,8 +4,9 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Permissions, Rule } from '@burrow/protocol';
 import { createTestApp, loginAs, makeUser, type TestApp } from '../../test-support/app.js';
 
-/** Media fixtures shipped with the repository (copied, never served in place). */
-export const FIXTURES = path.resolve(process.env.BURROW_FIXTURES ?? path.join(import.meta.dirname, '../../../../../shared/fixtures'));
+import { FIXTURES } from '../downloads/test-fixtures.js';
+
+export { FIXTURES };
 
 /** Copies a fixture (`media/clip.mp4`) into the served root at `relative`. */
 export function copyFixture(root: string, fixture: string, relative: string): string {

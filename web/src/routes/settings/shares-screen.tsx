@@ -9,7 +9,7 @@ import { formatAbsolute, formatRelative } from '../../lib/format-date';
 import { showError, showSuccess } from '../../lib/notify';
 import { useAppSettings } from '../../stores/app-settings-store';
 import { useSession } from '../../stores/session-store';
-import { copyText } from './shares/copy-text';
+import { copyLink } from '../../components/share/copy-link';
 import { sharesQueryKey, usersQueryKey } from './query-keys';
 import { SettingsLoadError, SettingsLoading } from './settings-states';
 import { SettingsPage } from './settings-page';
@@ -104,14 +104,7 @@ export function SharesScreen() {
   const users = useQuery({ queryKey: usersQueryKey, queryFn: ({ signal }) => listUsers(signal), enabled: isAdmin });
   const usernames = isAdmin ? new Map((users.data ?? []).map((user) => [user.id, user.username])) : undefined;
 
-  const handleCopy = async (share: Share) => {
-    try {
-      await copyText(shareLinkUrl(share.hash, baseURL));
-      void showSuccess(t('settings.toasts.linkCopied'));
-    } catch (error) {
-      void showError(error);
-    }
-  };
+  const handleCopy = (share: Share) => copyLink(shareLinkUrl(share.hash, baseURL), t('settings.toasts.linkCopied'));
 
   const handleDelete = async (share: Share) => {
     try {
