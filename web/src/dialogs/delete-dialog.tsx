@@ -1,4 +1,6 @@
 import { useTranslation } from 'react-i18next';
+import { groupDigits } from '../components/listing/group-digits';
+import { currentLocaleTag } from '../i18n/i18n';
 import { DialogFrame } from './dialog-frame';
 import type { DialogControls } from './dialog-registry';
 import { useDialogAction } from './use-dialog-action';
@@ -13,7 +15,7 @@ export type DeleteDialogProps = {
 export default function DeleteDialog({ names, onConfirm, onClose }: DeleteDialogProps & DialogControls) {
   const { t } = useTranslation();
   const { isBusy, run } = useDialogAction(onClose);
-  const question = names.length === 1 ? t('fileDialogs.delete.messageOne', { name: names[0] }) : t('fileDialogs.delete.messageMany', { count: names.length });
+  const question = names.length === 1 ? t('fileDialogs.delete.messageOne', { name: names[0] }) : groupDigits(t('fileDialogs.delete.messageMany', { count: names.length }), names.length, currentLocaleTag());
   return (
     <DialogFrame
       title={t('fileDialogs.delete.title')}

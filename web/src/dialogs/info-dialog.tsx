@@ -2,6 +2,7 @@ import type { ChecksumAlgorithm, Resource, ResourceItem } from '@burrow/protocol
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { groupDigits } from '../components/listing/group-digits';
 import { fetchChecksum, fetchResource, rawUrl } from '../api/resources';
 import { currentLocaleTag } from '../i18n/i18n';
 import { formatAbsolute, formatRelative } from '../lib/format-date';
@@ -202,7 +203,7 @@ export default function InfoDialog({ items, canDownload, onClose }: InfoDialogPr
     details = (
       <dl className="info-list">
         <dt>{t('fileDialogs.info.selected')}</dt>
-        <dd>{t('listing.itemCount', { count: items.length })}</dd>
+        <dd>{groupDigits(t('listing.itemCount', { count: items.length }), items.length, locale)}</dd>
         <dt>{t('fileDialogs.info.folders')}</dt>
         <dd>{(items.length - files.length).toLocaleString(locale)}</dd>
         <dt>{t('fileDialogs.info.files')}</dt>

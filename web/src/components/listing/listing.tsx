@@ -1,8 +1,9 @@
 import type { ResourceItem } from '@burrow/protocol';
-import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { currentLocaleTag } from '../../i18n/i18n';
 import { endItemDrag, startItemDrag } from './drag-items';
+import { groupDigits } from './group-digits';
 import { ListRow, MosaicTile, type ItemDropHandler } from './listing-item';
 import { ListColumns, SortBar } from './listing-columns';
 import {
@@ -17,6 +18,7 @@ import {
 } from './listing-model';
 import { resolveArrow, resolveClick, resolveLongPress, type SelectionSnapshot } from './selection-logic';
 import { useCancelOnUnmount, useItemGestures, type ClickDetails } from './use-item-gestures';
+import { useWindowRows } from './use-window-rows';
 import './listing.css';
 
 export type ListingProps = {
@@ -119,7 +121,7 @@ export function Listing(props: ListingProps) {
   const heightOf = (row: (typeof rows)[number] | undefined) =>
     row === undefined || row.kind === 'group' ? GroupRowHeight : row.start < folderCount ? folderRowHeight : rowHeight;
 
-  const virtualizer = useWindowVirtualizer({
+  const virtualizer = useWindowRows({
     count: rows.length,
     estimateSize: (index) => heightOf(rows[index]),
     overscan: Overscan,
@@ -180,7 +182,7 @@ export function Listing(props: ListingProps) {
         paths = [item.path];
         current.onSelectionChange({ selected: new Set(paths), anchor: item.path });
       }
-      startItemDrag(event, paths, paths.length === 1 ? item.name : t('listing.itemCount', { count: paths.length }));
+      startItemDrag(event, paths, paths.length === 1 ? item.name : groupDigits(t('listing.itemCount', { count: paths.length }), paths.length, currentLocaleTag()));
     },
     [latest, t],
   );
@@ -194,7 +196,7 @@ export function Listing(props: ListingProps) {
     if (index === undefined) return;
     setFocusIndex(index);
     focusIfLost.current = index;
-    virtualizer.scrollToIndex(rowOfItem(index, folderCount, columns), { align: 'auto' });
+    virtualizer.scrollToIndex(rowOfItem(index, folderCount, columns));
     // Only when the reveal request changes or its item arrives, not on every new width.
   }, [reveal?.id, positions]);
 
@@ -265,7 +267,7 @@ export function Listing(props: ListingProps) {
     if (!moved) return;
     setFocusIndex(moved.index);
     pendingFocus.current = moved.index;
-    virtualizer.scrollToIndex(rowOfItem(moved.index, folderCount, columns), { align: 'auto' });
+    virtualizer.scrollToIndex(rowOfItem(moved.index, folderCount, columns));
     props.onSelectionChange({ selected: moved.selected, anchor: moved.anchor });
   };
 
@@ -314,7 +316,7 @@ export function Listing(props: ListingProps) {
                 <div key={`group-${row.group}`} role="row" aria-rowindex={rowIndex} className="listing__group" style={style}>
                   <div role="gridcell" aria-colspan={isList ? 3 : columns} className="listing__group-label">
                     {row.group === 'folders' ? t('listing.folders') : t('listing.files')}
-                    <span className="listing__group-count">{row.count.toLocaleString()}</span>
+                    <span className="listing__group-count">{row.count.toLocaleString(currentLocaleTag())}</span>
                   </div>
                 </div>
               );

@@ -1,6 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { ActionBar, SelectionBar } from '../../components/header/action-bar';
 import { TopBarActions } from '../../components/layout/top-bar-slot';
+import { groupDigits } from '../../components/listing/group-digits';
+import { currentLocaleTag } from '../../i18n/i18n';
 import { clearSelection } from '../../stores/selection-store';
 import { fileActions, headerActions, type FileActionContext } from './files-actions';
 import { useIsNarrow } from './use-is-narrow';
@@ -22,7 +24,7 @@ export function FilesToolbar({ context }: { context: FileActionContext }) {
       </TopBarActions>
       {moveDown && context.selection.length > 0 && (
         <SelectionBar
-          summary={t('listing.selectedCount', { count: context.selection.length })}
+          summary={groupDigits(t('listing.selectedCount', { count: context.selection.length }), context.selection.length, currentLocaleTag())}
           actions={bottomActions}
           clearLabel={t('listing.clearSelection')}
           onClear={clearSelection}

@@ -3,6 +3,7 @@ import { FolderOpen, ListChecks, X } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { thumbnailUrl } from '../../api/resources';
+import { groupDigits } from '../../components/listing/group-digits';
 import { Listing } from '../../components/listing/listing';
 import { groupItems, nextSorting, normaliseSortField, normaliseViewMode, type SortField } from '../../components/listing/listing-model';
 import type { SelectionSnapshot } from '../../components/listing/selection-logic';
@@ -66,6 +67,8 @@ export function FolderView({ folder, resource, user, isRefreshing }: FolderViewP
   const viewMode = normaliseViewMode(user.viewMode);
   const sorting = pendingSorting ?? { by: normaliseSortField(resource.sorting?.by), asc: resource.sorting?.asc ?? false };
   const formatDate = useDateFormatter(user.dateFormat, locale);
+  const folders = resource.numDirs ?? folderCount;
+  const files = resource.numFiles ?? ordered.length - folderCount;
   const canThumb = settings.EnableThumbs && user.perm.download;
 
   const context: FileActionContext = { user, folder, resource, ordered, selection, isListing: true, viewMode, isMultiple };
@@ -101,7 +104,7 @@ export function FolderView({ folder, resource, user, isRefreshing }: FolderViewP
       <FilesToolbar context={context} />
       <div className="files__meta">
         <span>
-          {t('listing.folderCount', { count: resource.numDirs ?? folderCount })} · {t('listing.fileCount', { count: resource.numFiles ?? ordered.length - folderCount })}
+          {groupDigits(t('listing.folderCount', { count: folders }), folders, locale)} · {groupDigits(t('listing.fileCount', { count: files }), files, locale)}
         </span>
         {isRefreshing && <span className="files__refreshing spinner" role="status" aria-label={t('common.loading')} />}
       </div>
@@ -109,7 +112,7 @@ export function FolderView({ folder, resource, user, isRefreshing }: FolderViewP
         <div className="selection-banner" role="status">
           <ListChecks aria-hidden="true" size={18} />
           <span>
-            {t('listing.multipleSelection')} · {t('listing.selectedCount', { count: selection.length })}
+            {t('listing.multipleSelection')} · {groupDigits(t('listing.selectedCount', { count: selection.length }), selection.length, locale)}
           </span>
           <button type="button" className="button button--ghost selection-banner__clear" onClick={clearSelection}>
             <X aria-hidden="true" size={16} />
