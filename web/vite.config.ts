@@ -1,12 +1,125 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const protocolSource = fileURLToPath(new URL('../protocol/src/', import.meta.url));
+const sourceRoot = fileURLToPath(new URL('./src/', import.meta.url));
+
+/**
+ * react-router's package exports only name its development build (no `production` condition), which
+ * keeps dev-only warnings and checks alive in the shipped bundle. The production build has the
+ * same API without them, so the app bundle takes that one; dev server and tests keep the warnings.
+ */
+const reactRouterProduction: Plugin = {
+  name: 'react-router-production-build',
+  apply: 'build',
+  enforce: 'pre',
+  resolveId(source) {
+    return source === 'react-router' ? fileURLToPath(import.meta.resolve('react-router').replace('/development/', '/production/')) : null;
+  },
+};
+
+/**
+ * Rewrites `import { House, X } from 'lucide-react'` into one import per icon module. The output
+ * is the same after tree-shaking, but the module graph then says which icon each screen uses,
+ * instead of every screen reaching every icon through the package's index.
+ */
+function lucideIconImports(): Plugin {
+  let iconFiles: Map<string, string> | undefined;
+  const readIndex = () => {
+    // The package's ES module index; its `node` export condition names the CommonJS build.
+    const index = fs.readFileSync(fileURLToPath(new URL('../lucide-react.mjs', import.meta.resolve('lucide-react/icons/x'))), 'utf8');
+    const files = new Map<string, string>();
+    for (const [, names, file] of index.matchAll(/export \{([^}]*)\} from '\.\/icons\/([\w-]+)\.mjs';/g)) {
+      for (const [, name] of names!.matchAll(/default as (\w+)/g)) files.set(name!, file!);
+    }
+    return files;
+  };
+  return {
+    name: 'lucide-icon-imports',
+    apply: 'build',
+    transform(code, id) {
+      if (!id.startsWith(sourceRoot) || !code.includes('lucide-react')) return null;
+      iconFiles ??= readIndex();
+      const files = iconFiles;
+      const rewritten = code.replace(/import\s*\{([^}]*)\}\s*from\s*["']lucide-react["'];?/g, (statement, list: string) => {
+        const rest: string[] = [];
+        const icons: string[] = [];
+        for (const specifier of list.split(',').map((part) => part.trim()).filter(Boolean)) {
+          const [imported, local = imported] = specifier.split(/\s+as\s+/) as [string, string?];
+          const file = files.get(imported);
+          if (file) icons.push(`import ${local} from "lucide-react/icons/${file}";`);
+          else rest.push(specifier);
+        }
+        return [...icons, rest.length ? `import { ${rest.join(', ')} } from "lucide-react";` : ''].join(' ');
+      });
+      return rewritten === code ? null : { code: rewritten, map: null };
+    },
+  };
+}
+
+/**
+ * Chunks by screen. Left alone, the bundler puts each set of modules that lazy chunks share into
+ * a file of its own: the files screen fetched some forty small scripts, each compressed on its
+ * own. Instead:
+ * - `startup`: what the first paint needs, plus what the login screen shares with the others;
+ * - `layout`: the signed-in layout, plus what the files screen shares with the other screens;
+ * - `files`: the rest of the files screen (listing, selection, actions).
+ * Everything else (login, dialogs, editor, previews, settings, share page) keeps its own lazy
+ * chunks. Static import closures decide; they are exact because icons are imported one by one.
+ */
+function screenChunks(screens: { layout: string; files: string; guest: string[]; routeTable: string }) {
+  const plan = { startup: new Set<string>(), layout: new Set<string>(), files: new Set<string>() };
+  const plugin: Plugin = {
+    name: 'screen-chunks',
+    apply: 'build',
+    buildEnd() {
+      const closure = (roots: Iterable<string>) => {
+        const seen = new Set<string>();
+        const stack = [...roots];
+        while (stack.length > 0) {
+          const id = stack.pop()!;
+          if (seen.has(id)) continue;
+          seen.add(id);
+          stack.push(...(this.getModuleInfo(id)?.importedIds ?? []));
+        }
+        return seen;
+      };
+      const ids = [...this.getModuleIds()];
+      const initial = closure(ids.filter((id) => this.getModuleInfo(id)?.isEntry));
+      const layout = closure([screens.layout]);
+      const files = closure([screens.files]);
+      // What the login screen shares with the signed-in screens joins the start-up chunk.
+      const shared = [...closure(screens.guest)].filter((id) => layout.has(id) || files.has(id));
+      plan.startup = new Set([...initial, ...shared]);
+      const others = closure((this.getModuleInfo(screens.routeTable)?.dynamicallyImportedIds ?? []).filter((id) => id !== screens.layout && id !== screens.files && !screens.guest.includes(id)));
+      plan.layout = new Set([...layout].filter((id) => !plan.startup.has(id)));
+      plan.files = new Set();
+      for (const id of files) {
+        if (plan.startup.has(id) || plan.layout.has(id)) continue;
+        (others.has(id) ? plan.layout : plan.files).add(id);
+      }
+    },
+  };
+  const groups = [
+    { name: 'startup', test: (id: string) => plan.startup.has(id), priority: 3 },
+    { name: 'layout', test: (id: string) => plan.layout.has(id), priority: 2 },
+    { name: 'files', test: (id: string) => plan.files.has(id), priority: 1 },
+  ];
+  return { plugin, groups };
+}
+
+const chunks = screenChunks({
+  layout: `${sourceRoot}routes/layout/app-layout.tsx`,
+  files: `${sourceRoot}routes/files/files-screen.tsx`,
+  guest: [`${sourceRoot}routes/login/login-screen.tsx`],
+  routeTable: `${sourceRoot}routes/route-table.tsx`,
+});
 
 export default defineConfig({
   base: '/static/',
-  plugins: [react()],
+  plugins: [react(), reactRouterProduction, lucideIconImports(), chunks.plugin],
   resolve: {
     alias: [
       // Runtime values come from the schema-free protocol files (`@burrow/protocol/errors` …);
@@ -28,6 +141,7 @@ export default defineConfig({
     sourcemap: false,
     target: 'es2022',
     chunkSizeWarningLimit: 700,
+    rolldownOptions: { output: { codeSplitting: { groups: chunks.groups } } },
   },
   server: {
     proxy: { '/api': 'http://127.0.0.1:8080' },

@@ -2,7 +2,7 @@ import { File as FileIcon, Folder } from 'lucide-react';
 import { useRef, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { entriesFromFiles } from '../lib/upload/upload-entries';
-import { uploadEntries } from '../stores/uploads';
+import { startUpload } from '../stores/upload-launcher';
 import { DialogFrame } from './dialog-frame';
 import type { DialogControls } from './dialog-registry';
 import '../components/upload/upload-panel.css';
@@ -22,7 +22,7 @@ export default function UploadDialog({ folder, onClose }: UploadDialogProps & Di
     event.currentTarget.value = '';
     if (files.length === 0) return;
     onClose();
-    void uploadEntries(entriesFromFiles(files), folder);
+    void startUpload(entriesFromFiles(files), folder);
   };
   return (
     <DialogFrame

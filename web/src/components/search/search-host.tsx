@@ -1,9 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { currentFolder, filesPathOf } from '../../routes/files/files-path';
 import { OpenSearchEvent } from '../../stores/app-events';
-import { SearchOverlay } from './search-overlay';
+
+// The overlay itself (box, filters, streamed results) is fetched when it first opens.
+const SearchOverlay = lazy(async () => ({ default: (await import('./search-overlay')).SearchOverlay }));
 
 const StateKey = 'burrowSearch';
 /**
@@ -46,5 +48,9 @@ export function SearchHost() {
     closedEntry.current = location.key;
     navigate(-1);
   };
-  return <SearchOverlay folder={currentFolder(location.pathname, queryClient)} onClose={close} />;
+  return (
+    <Suspense fallback={null}>
+      <SearchOverlay folder={currentFolder(location.pathname, queryClient)} onClose={close} />
+    </Suspense>
+  );
 }

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { entriesFromDataTransfer, isExternalFileDrag } from '../../lib/upload/upload-entries';
-import { uploadEntries } from '../../stores/uploads';
+import { startUpload } from '../../stores/upload-launcher';
 import { asFolder } from './file-operations';
 
 const DropClass = 'is-drop-target';
@@ -45,7 +45,7 @@ export function useUploadDrop(folder: string, isEnabled: boolean): void {
       const item = folderItemOf(event.target);
       const destination = item?.dataset.path ? asFolder(item.dataset.path) : folder;
       // The entries are taken now: the browser empties the drop's data once the event is over.
-      void entriesFromDataTransfer(event.dataTransfer!).then((entries) => uploadEntries(entries, destination));
+      void entriesFromDataTransfer(event.dataTransfer!).then((entries) => startUpload(entries, destination));
     };
     document.addEventListener('dragover', handleOver);
     document.addEventListener('dragleave', handleLeave);

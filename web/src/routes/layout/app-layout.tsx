@@ -5,16 +5,18 @@ import { TopBar } from '../../components/layout/top-bar';
 import { SearchButton } from '../../components/search/search-button';
 // Eager: it listens for the open-search event from the first paint on.
 import { SearchHost } from '../../components/search/search-host';
+import { useShellPanel } from '../../components/shell/shell-store';
 import { ShellToggle } from '../../components/shell/shell-toggle';
 import { TopBarSlotProvider, useSlotElement } from '../../components/layout/top-bar-slot';
 import { displayName } from '../../lib/startup';
 import { useAppSettings } from '../../stores/app-settings-store';
 import { useLayout } from '../../stores/layout-store';
+import { useUploadLauncher } from '../../stores/upload-launcher';
 import { Sidebar } from './sidebar';
 import './app-layout.css';
 
-// The shell panel and upload panel are fetched after the first paint, so they never
-// weigh on start-up.
+// The shell panel is fetched when it is first opened, the upload panel with the first upload:
+// neither weighs on start-up.
 const ShellHost = lazy(async () => ({ default: (await import('../../components/shell/shell-host')).ShellHost }));
 const UploadHost = lazy(async () => ({ default: (await import('../../components/upload/upload-host')).UploadHost }));
 
@@ -27,6 +29,8 @@ export function AppLayout() {
   const toggleSidebar = useLayout((state) => state.toggleSidebar);
   const [slot, setSlot] = useSlotElement();
   const location = useLocation();
+  const isShellOpen = useShellPanel((state) => state.isOpen);
+  const hasUploads = useUploadLauncher((state) => state.isLoaded);
 
   // A navigation from the drawer closes it.
   useEffect(() => {
@@ -72,9 +76,9 @@ export function AppLayout() {
           </main>
         </div>
         <Suspense fallback={null}>
-          <ShellHost />
+          {isShellOpen && <ShellHost />}
           <SearchHost />
-          <UploadHost />
+          {hasUploads && <UploadHost />}
         </Suspense>
       </div>
     </TopBarSlotProvider>
