@@ -94,9 +94,10 @@ export function Breadcrumbs({ path, hrefOf, onDropItems }: BreadcrumbsProps) {
                 to={hrefOf(crumb.path)}
                 className={`breadcrumbs__link${isLast ? ' is-current' : ''}`}
                 aria-current={isLast ? 'page' : undefined}
+                title={crumb.name}
                 {...(crumb.path.endsWith('/') ? dropProps(crumb.path, onDropItems) : {})}
               >
-                {crumb.name}
+                <span className="breadcrumbs__name">{crumb.name}</span>
               </Link>
             </li>
           );
