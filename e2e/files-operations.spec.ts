@@ -143,10 +143,15 @@ test.describe('files screen: clipboard, drag and drop, errors and leaving', () =
     expect(root.isDirectory(`${here}/target/nested`)).toBe(true);
     await expect(itemLink(page, 'nested')).toBeVisible();
 
+    // A breadcrumb takes items too: two.txt goes back up to work.
+    await itemLink(page, 'two.txt').dragTo(page.getByRole('navigation', { name: 'Location' }).getByRole('link', { name: 'work', exact: true }));
+    await expect(itemLink(page, 'two.txt')).toHaveCount(0);
+    expect(root.read(`${here}/two.txt`)).toBe('new two.txt');
+
     // Without the rename permission nothing can be dragged.
     const reader = await pageAs(await filesUser(server, makeUser, { perm: { rename: false } }));
     await openFolder(reader, `${here}/target`);
-    await expect(itemBox(reader, 'two.txt')).not.toHaveAttribute('draggable', 'true');
+    await expect(itemBox(reader, 'three.txt')).not.toHaveAttribute('draggable', 'true');
   });
 
   test('failed operations: a vanished file gives the error dialog, a refused replace the error toast', async ({ server, makeUser, pageAs, root }) => {
@@ -209,6 +214,8 @@ test.describe('files screen: clipboard, drag and drop, errors and leaving', () =
     await expect(newFolder).toHaveCount(0);
     await expect(move).toBeVisible();
     await expect(opener).toBeFocused();
+    // The Escape went to the dialog, not to the listing: the selection is still there.
+    await expectSelected(page, ['a.txt', 'b.txt']);
 
     // The folder made there becomes the destination.
     await opener.click();
