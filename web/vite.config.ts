@@ -43,7 +43,7 @@ function lucideIconImports(): Plugin {
       if (!id.startsWith(sourceRoot) || !code.includes('lucide-react')) return null;
       iconFiles ??= readIndex();
       const files = iconFiles;
-      const rewritten = code.replace(/import\s*\{([^}]*)\}\s*from\s*["']lucide-react["'];?/g, (statement, list: string) => {
+      const rewritten = code.replace(/import\s*\{([^}]*)\}\s*from\s*["']lucide-react["'];?/g, (_statement, list: string) => {
         const rest: string[] = [];
         const icons: string[] = [];
         for (const specifier of list.split(',').map((part) => part.trim()).filter(Boolean)) {
@@ -58,6 +58,43 @@ function lucideIconImports(): Plugin {
     },
   };
 }
+
+/**
+ * `locales/<code>.json?split` is a translation split for loading: the module's default export is
+ * what the start-up screens say, and `areas` has a loader per area of `translation-areas.json`
+ * for the sections only lazily loaded screens use (`?area=<name>`, a chunk of its own).
+ */
+const translationAreasFile = fileURLToPath(new URL('./src/i18n/translation-areas.json', import.meta.url));
+const translationSections: Plugin = {
+  name: 'translation-sections',
+  enforce: 'pre',
+  async resolveId(source, importer) {
+    const match = /^(.+\/locales\/[\w-]+\.json)\?(split|area=\w+)$/.exec(source);
+    if (!match || !importer) return null;
+    const file = await this.resolve(match[1]!, importer, { skipSelf: true });
+    // A module id of its own without the `.json` ending: it is code made by `load`, not JSON.
+    return file ? `\0translation:${match[2]}:${file.id.replace(/\.json$/, '')}` : null;
+  },
+  load(id) {
+    const match = /^\0translation:(split|area=(\w+)):(.+)$/.exec(id);
+    if (!match) return null;
+    const [, , area, locale] = match as unknown as [string, string, string | undefined, string];
+    const file = `${locale}.json`;
+    const areas = JSON.parse(fs.readFileSync(translationAreasFile, 'utf8')) as Record<string, string[]>;
+    const translation = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    this.addWatchFile(file);
+    this.addWatchFile(translationAreasFile);
+    if (area !== undefined) {
+      const sections = areas[area];
+      if (!sections) this.error(`no translation area ${area} in translation-areas.json`);
+      return `export default ${JSON.stringify(Object.fromEntries(sections.map((name) => [name, translation[name]])))};`;
+    }
+    const lazy = new Set(Object.values(areas).flat());
+    const core = Object.fromEntries(Object.entries(translation).filter(([name]) => !lazy.has(name)));
+    const loaders = Object.keys(areas).map((name) => `${JSON.stringify(name)}: () => import(${JSON.stringify(`${file}?area=${name}`)})`);
+    return `export default ${JSON.stringify(core)};\nexport const areas = { ${loaders.join(', ')} };`;
+  },
+};
 
 /**
  * Chunks by screen. Left alone, the bundler puts each set of modules that lazy chunks share into
@@ -119,7 +156,7 @@ const chunks = screenChunks({
 
 export default defineConfig({
   base: '/static/',
-  plugins: [react(), reactRouterProduction, lucideIconImports(), chunks.plugin],
+  plugins: [react(), translationSections, reactRouterProduction, lucideIconImports(), chunks.plugin],
   resolve: {
     alias: [
       // Runtime values come from the schema-free protocol files (`@burrow/protocol/errors` …);

@@ -1,4 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { withTranslations } from '../i18n/i18n';
 import type { DiscardChangesDialogProps } from './discard-changes-dialog';
 import { filesDialogComponents, type FilesDialogPropsMap } from './files-dialogs';
 import type { DeleteUserDialogProps } from './delete-user-dialog';
@@ -40,14 +41,14 @@ export type DialogPropsOf<K extends DialogName> = DialogPropsMap[K];
 
 type DialogComponents = { [K in DialogName]: LazyExoticComponent<ComponentType<DialogPropsOf<K> & DialogControls>> };
 
-/** Each dialog is its own chunk, fetched the first time it opens. */
+/** Each dialog is its own chunk, fetched the first time it opens with the texts it needs. */
 export const dialogComponents: DialogComponents = {
   'new-folder': lazy(() => import('./new-folder-dialog')),
   'new-file': lazy(() => import('./new-file-dialog')),
-  'discard-changes': lazy(() => import('./discard-changes-dialog')),
-  'delete-user': lazy(() => import('./delete-user-dialog')),
-  share: lazy(() => import('./share-dialog')),
-  'share-delete': lazy(() => import('./share-delete-dialog')),
+  'discard-changes': lazy(() => withTranslations(import('./discard-changes-dialog'), 'fileView')),
+  'delete-user': lazy(() => withTranslations(import('./delete-user-dialog'), 'settings')),
+  share: lazy(() => withTranslations(import('./share-dialog'), 'share')),
+  'share-delete': lazy(() => withTranslations(import('./share-delete-dialog'), 'share')),
   upload: lazy(() => import('./upload-dialog')),
   'upload-abort': lazy(() => import('./upload-dialog').then((module) => ({ default: module.AbortUploadsDialog }))),
   ...filesDialogComponents,

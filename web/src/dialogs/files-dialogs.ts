@@ -1,4 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { withTranslations } from '../i18n/i18n';
 import type { ReplaceDialogProps, ReplaceRenameDialogProps } from './choice-dialog';
 import type { DeleteDialogProps } from './delete-dialog';
 import type { DialogControls } from './dialog-registry';
@@ -26,16 +27,19 @@ export type FilesDialogPropsMap = {
 
 type Components = { [K in keyof FilesDialogPropsMap]: LazyExoticComponent<ComponentType<FilesDialogPropsMap[K] & DialogControls>> };
 
+// Their texts are a translation section of their own, fetched with the first of them.
+const withFileDialogTexts = <T>(module: Promise<T>) => withTranslations(module, 'fileDialogs');
+
 export const filesDialogComponents: Components = {
-  info: lazy(() => import('./info-dialog')),
-  help: lazy(() => import('./help-dialog')),
-  delete: lazy(() => import('./delete-dialog')),
-  rename: lazy(() => import('./rename-dialog')),
-  move: lazy(() => import('./transfer-dialog').then((module) => ({ default: module.MoveDialog }))),
-  copy: lazy(() => import('./transfer-dialog').then((module) => ({ default: module.CopyDialog }))),
-  download: lazy(() => import('./download-dialog')),
-  replace: lazy(() => import('./choice-dialog').then((module) => ({ default: module.ReplaceDialog }))),
-  'replace-rename': lazy(() => import('./choice-dialog').then((module) => ({ default: module.ReplaceRenameDialog }))),
-  error: lazy(() => import('./message-dialog').then((module) => ({ default: module.ErrorDialog }))),
-  success: lazy(() => import('./message-dialog').then((module) => ({ default: module.SuccessDialog }))),
+  info: lazy(() => withFileDialogTexts(import('./info-dialog'))),
+  help: lazy(() => withFileDialogTexts(import('./help-dialog'))),
+  delete: lazy(() => withFileDialogTexts(import('./delete-dialog'))),
+  rename: lazy(() => withFileDialogTexts(import('./rename-dialog'))),
+  move: lazy(() => withFileDialogTexts(import('./transfer-dialog')).then((module) => ({ default: module.MoveDialog }))),
+  copy: lazy(() => withFileDialogTexts(import('./transfer-dialog')).then((module) => ({ default: module.CopyDialog }))),
+  download: lazy(() => withFileDialogTexts(import('./download-dialog'))),
+  replace: lazy(() => withFileDialogTexts(import('./choice-dialog')).then((module) => ({ default: module.ReplaceDialog }))),
+  'replace-rename': lazy(() => withFileDialogTexts(import('./choice-dialog')).then((module) => ({ default: module.ReplaceRenameDialog }))),
+  error: lazy(() => withFileDialogTexts(import('./message-dialog')).then((module) => ({ default: module.ErrorDialog }))),
+  success: lazy(() => withFileDialogTexts(import('./message-dialog')).then((module) => ({ default: module.SuccessDialog }))),
 };

@@ -3,13 +3,17 @@ import { Navigate } from 'react-router';
 import { RootRoute } from './root-route';
 import { RouteErrorBoundary } from './errors/route-error-boundary';
 import { initialise } from './initialise';
+import { withTranslations } from '../i18n/i18n';
 import { RequireAuth } from './require-auth';
 import { RequireAdmin } from './require-admin';
 import { RequireGuest } from './require-guest';
 import { RedirectToFiles } from './redirect-to-files';
 import { ErrorRoute } from './errors/error-route';
 
-/** The route table of the app (spec section 2). Screens are loaded lazily, one chunk each. */
+/**
+ * The route table of the app (spec section 2). Screens are loaded lazily, one chunk each, with
+ * the translation sections only they use.
+ */
 export const routes: RouteObject[] = [
   {
     id: 'root',
@@ -26,7 +30,7 @@ export const routes: RouteObject[] = [
     children: [
       {
         element: <RequireGuest />,
-        children: [{ path: 'login', lazy: async () => ({ Component: (await import('./login/login-screen')).LoginScreen }) }],
+        children: [{ path: 'login', lazy: async () => ({ Component: (await withTranslations(import('./login/login-screen'), 'login')).LoginScreen }) }],
       },
       {
         lazy: async () => ({ Component: (await import('./layout/app-layout')).AppLayout }),
@@ -35,7 +39,7 @@ export const routes: RouteObject[] = [
             // Pathless: a failing screen shows its error inside the layout, sidebar kept.
             errorElement: <RouteErrorBoundary />,
             children: [
-          { path: 'share/*', lazy: async () => ({ Component: (await import('./share/share-screen')).ShareScreen }) },
+          { path: 'share/*', lazy: async () => ({ Component: (await withTranslations(import('./share/share-screen'), 'share')).ShareScreen }) },
           { path: '403', element: <ErrorRoute status={403} /> },
           { path: '404', element: <ErrorRoute status={404} /> },
           { path: '500', element: <ErrorRoute status={500} /> },
@@ -45,7 +49,8 @@ export const routes: RouteObject[] = [
               { path: 'files/*', lazy: async () => ({ Component: (await import('./files/files-screen')).FilesScreen }) },
               {
                 path: 'settings',
-                lazy: async () => ({ Component: (await import('./settings/settings-layout')).SettingsLayout }),
+                // The settings screens show their own texts and, for share management, the share ones.
+                lazy: async () => ({ Component: (await withTranslations(import('./settings/settings-layout'), 'settings', 'share')).SettingsLayout }),
                 children: [
                   { index: true, element: <Navigate to="/settings/profile" replace /> },
                   { path: 'profile', lazy: async () => ({ Component: (await import('./settings/profile-screen')).ProfileScreen }) },

@@ -1,10 +1,11 @@
 import type { Resource } from '@burrow/protocol';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
+import { withTranslations } from '../../i18n/i18n';
 
 // Each is a chunk of its own with its own styles; the editor's chunk fetches ace only when shown.
-const EditorView = lazy(() => import('./editor/editor-view'));
-const PreviewView = lazy(() => import('./preview/preview-view'));
+const EditorView = lazy(() => withTranslations(import('./editor/editor-view'), 'fileView'));
+const PreviewView = lazy(() => withTranslations(import('./preview/preview-view'), 'fileView'));
 
 /** Text files open in the editor; everything else that is not a folder opens in the preview. */
 export function opensInEditor(file: Pick<Resource, 'type'>): boolean {
