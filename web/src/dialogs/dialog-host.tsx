@@ -1,79 +1,28 @@
-import { Suspense, useEffect, useLayoutEffect, useRef, type ComponentType } from 'react';
-import { createPortal } from 'react-dom';
-import { useTranslation } from 'react-i18next';
+import { lazy, Suspense, useEffect } from 'react';
 import { useLocation } from 'react-router';
-import { useDialogs, type DialogEntry } from '../stores/dialog-store';
-import { dialogComponents, type DialogControls } from './dialog-registry';
-import { useFocusTrap } from './use-focus-trap';
-import './dialog.css';
+import { useDialogs } from '../stores/dialog-store';
 
-function DialogLayer({ entry, isTop, onClose }: { entry: DialogEntry; isTop: boolean; onClose: () => void }) {
-  const { t } = useTranslation();
-  const layerRef = useRef<HTMLDivElement>(null);
-  useFocusTrap(layerRef, isTop);
-  const Component = dialogComponents[entry.name] as ComponentType<typeof entry.props & DialogControls>;
-  return (
-    <div
-      ref={layerRef}
-      className="dialog-layer"
-      inert={!isTop}
-      tabIndex={-1}
-      onMouseDown={(event) => {
-        // A press on the backdrop itself (not inside the dialog) dismisses it.
-        if (event.target === event.currentTarget && isTop) onClose();
-      }}
-    >
-      <Suspense fallback={<div className="spinner" role="status" aria-label={t('common.loading')} />}>
-        <Component {...entry.props} dialogId={entry.id} onClose={onClose} />
-      </Suspense>
-    </div>
-  );
-}
+// The dialog machinery (stack, focus trap, the registry of every dialog) is fetched with the
+// first dialog that opens, not at start-up.
+const DialogStack = lazy(() => import('./dialog-stack'));
 
 /**
- * Renders the dialog stack: the last dialog is current and traps focus; Escape closes it; the
- * page behind is inert while any dialog is open. Leaving the route closes every dialog.
+ * Hosts the dialog stack (see `dialog-stack.tsx`) while any dialog is open. Leaving the route
+ * closes every dialog.
  */
 export function DialogHost() {
-  const stack = useDialogs((state) => state.stack);
-  const closeDialog = useDialogs((state) => state.closeDialog);
+  const isOpen = useDialogs((state) => state.stack.length > 0);
   const closeAll = useDialogs((state) => state.closeAll);
   const location = useLocation();
-  const top = stack[stack.length - 1];
 
   useEffect(() => {
     closeAll();
   }, [location.pathname, closeAll]);
 
-  // A layout effect: the page must be interactive again before a closing dialog hands focus back.
-  useLayoutEffect(() => {
-    const shell = document.getElementById('app-shell');
-    if (!shell) return;
-    shell.inert = stack.length > 0;
-    return () => {
-      shell.inert = false;
-    };
-  }, [stack.length]);
-
-  useEffect(() => {
-    if (!top) return;
-    const handleKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape' || event.defaultPrevented) return;
-      event.preventDefault();
-      event.stopPropagation();
-      closeDialog(top.id);
-    };
-    document.addEventListener('keydown', handleKey, true);
-    return () => document.removeEventListener('keydown', handleKey, true);
-  }, [top, closeDialog]);
-
-  if (stack.length === 0) return null;
-  return createPortal(
-    <div className="dialog-stack">
-      {stack.map((entry, index) => (
-        <DialogLayer key={entry.id} entry={entry} isTop={index === stack.length - 1} onClose={() => closeDialog(entry.id)} />
-      ))}
-    </div>,
-    document.body,
+  if (!isOpen) return null;
+  return (
+    <Suspense fallback={null}>
+      <DialogStack />
+    </Suspense>
   );
 }

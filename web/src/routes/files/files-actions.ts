@@ -3,7 +3,6 @@ import type { TFunction } from 'i18next';
 import { CheckSquare, Copy, Download, FolderInput, Grid2x2, Images, Info, LayoutList, Pencil, Share2, Trash2, Upload, type LucideIcon } from 'lucide-react';
 import type { HeaderAction } from '../../components/header/action-bar';
 import type { ViewMode } from '../../components/listing/listing-model';
-import { dialogComponents } from '../../dialogs/dialog-registry';
 import { openDialog } from '../../stores/dialog-store';
 import { clearSelection, setMultipleSelection } from '../../stores/selection-store';
 import { asFolder, deleteFile, deleteItems, downloadItems, renameItem, transferFromDialog } from './file-operations';
@@ -48,12 +47,6 @@ export type FileAction = {
   isPressed?: (context: FileActionContext) => boolean;
   tone?: 'danger';
 };
-
-// The share dialog belongs to the sharing feature, which registers it under `share` with the
-// item to share; until it does, there is no share button. Looked up by name, so this screen
-// builds with or without it.
-const hasShareDialog = 'share' in dialogComponents;
-const openShareDialog = openDialog as unknown as (name: string, props: { item: { path: string; name: string; isDir: boolean } }) => number;
 
 const viewIcons: Record<ViewMode, LucideIcon> = { list: LayoutList, mosaic: Grid2x2, 'mosaic gallery': Images };
 
@@ -104,10 +97,9 @@ export const fileActions: FileAction[] = [
     permissions: ['share', 'download'],
     selection: 'exactlyOne',
     isSelectionAction: true,
-    isShown: () => hasShareDialog,
     run: (context) => {
       const item = context.selection[0];
-      if (item) openShareDialog('share', { item: { path: item.isDir ? asFolder(item.path) : item.path, name: item.name, isDir: item.isDir } });
+      if (item) openDialog('share', { item: { path: item.isDir ? asFolder(item.path) : item.path, name: item.name, isDir: item.isDir } });
     },
   },
   { id: 'rename', label: (t) => t('fileActions.rename'), icon: Pencil, permissions: ['rename'], selection: 'exactlyOne', isSelectionAction: true, run: openRename },
