@@ -95,11 +95,44 @@ function civilFromDays(days: number): [number, number, number] {
   return [year, month, day];
 }
 
+/** The date and time part of a timestamp, for the last second formatted (listings share seconds). */
+let cachedSecond = Number.NaN;
+let cachedDateTime = '';
+let cachedZone = '';
+
 /**
  * RFC 3339 with nanoseconds and the server's local offset, as Go's `time.Time` marshals:
  * trailing zeros of the fraction are trimmed (no fraction at all when it is zero) and a zero
- * offset is written `Z`.
+ * offset is written `Z`. Takes whole seconds since the epoch and the nanoseconds within.
  */
+export function formatModifiedParts(utcSeconds: number, nanos: number): string {
+  if (utcSeconds !== cachedSecond) {
+    const offsetMinutes = localOffsetMinutes(utcSeconds);
+    const local = utcSeconds + offsetMinutes * 60;
+    const days = Math.floor(local / 86_400);
+    const secondOfDay = local - days * 86_400;
+    const [year, month, day] = civilFromDays(days);
+    cachedDateTime =
+      `${pad(year, 4)}-${pad(month)}-${pad(day)}` +
+      `T${pad(Math.floor(secondOfDay / 3600))}:${pad(Math.floor(secondOfDay / 60) % 60)}:${pad(secondOfDay % 60)}`;
+    if (offsetMinutes === 0) cachedZone = 'Z';
+    else {
+      const absolute = Math.abs(offsetMinutes);
+      cachedZone = `${offsetMinutes > 0 ? '+' : '-'}${pad(Math.floor(absolute / 60))}:${pad(absolute % 60)}`;
+    }
+    cachedSecond = utcSeconds;
+  }
+  if (nanos === 0) return cachedDateTime + cachedZone;
+  let digits = 9;
+  let fraction = nanos;
+  while (fraction % 10 === 0) {
+    fraction /= 10;
+    digits--;
+  }
+  return `${cachedDateTime}.${String(fraction).padStart(digits, '0')}${cachedZone}`;
+}
+
+/** `formatModified` for a time in nanoseconds since the epoch. */
 export function formatModified(nanoseconds: bigint): string {
   const billion = 1_000_000_000n;
   let seconds = nanoseconds / billion;
@@ -108,20 +141,7 @@ export function formatModified(nanoseconds: bigint): string {
     fraction += billion;
     seconds -= 1n;
   }
-  const utcSeconds = Number(seconds);
-  const offsetMinutes = localOffsetMinutes(utcSeconds);
-  const local = utcSeconds + offsetMinutes * 60;
-  const days = Math.floor(local / 86_400);
-  const secondOfDay = local - days * 86_400;
-  const [year, month, day] = civilFromDays(days);
-  let text =
-    `${pad(year, 4)}-${pad(month)}-${pad(day)}` +
-    `T${pad(Math.floor(secondOfDay / 3600))}:${pad(Math.floor(secondOfDay / 60) % 60)}:${pad(secondOfDay % 60)}`;
-  if (fraction !== 0n) text += '.' + fraction.toString().padStart(9, '0').replace(/0+$/, '');
-  if (offsetMinutes === 0) return text + 'Z';
-  const sign = offsetMinutes > 0 ? '+' : '-';
-  const absolute = Math.abs(offsetMinutes);
-  return `${text}${sign}${pad(Math.floor(absolute / 60))}:${pad(absolute % 60)}`;
+  return formatModifiedParts(Number(seconds), Number(fraction));
 }
 
 /** `ETag: "<hex mtime ns><hex size>"`, the value filebrowser sends after a write. */

@@ -9,7 +9,7 @@ import { badRequest, forbidden, internal, notFound } from '../../errors.js';
 import { cleanVirtualPath } from '../../storage/virtual-path.js';
 import { createHooks, type Hooks } from './hooks.js';
 import type { Actor, FilesDeps } from './files.deps.js';
-import { describeFile, listFolder, listRecursive } from './listing.js';
+import { describeFile, listFolderJson, listRecursive } from './listing.js';
 import { createResource, saveResource, type WriteBody, type WriteResult } from './write.js';
 import { removeResource } from './delete.js';
 import { patchResource, type PatchOptions } from './copy-move.js';
@@ -24,6 +24,8 @@ export type GetOptions = {
 /** What a resource GET answers; the route turns it into HTTP. */
 export type GetResult =
   | { kind: 'json'; resource: Resource }
+  /** A folder listing, already serialised as UTF-8 JSON (big folders would make a huge object). */
+  | { kind: 'jsonText'; text: Buffer }
   /** 202 with no body: the request needs `download`, which the user lacks. */
   | { kind: 'accepted' }
   | { kind: 'raw'; stream: Readable; size: number };
@@ -85,7 +87,7 @@ export function createFilesService(services: Pick<Services, 'config' | 'db' | 's
         resource.checksums = { [options.checksum]: await hashFile(resolved.real, options.checksum as ChecksumAlgorithm) };
         return { kind: 'json', resource };
       }
-      if (isDir) return { kind: 'json', resource: await listFolder(scope, resolved, user.sorting) };
+      if (isDir) return { kind: 'jsonText', text: await listFolderJson(scope, resolved, user.sorting) };
       if (options.rawText) {
         if (!user.perm.download) return { kind: 'accepted' };
         const resource = await describeFile(scope, resolved, { content: false, user });

@@ -1,108 +1,14 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import type { Permissions, RecursiveItem, Resource, ResourceItem, ResourceType, Sorting } from '@burrow/protocol';
+import type { Permissions, RecursiveItem, Resource, ResourceType, Sorting } from '@burrow/protocol';
 import type { ResolvedPath, Scope } from '../../storage/scoped-fs.js';
 import { baseName, joinVirtual } from '../../storage/virtual-path.js';
 import { badRequest, notFound } from '../../errors.js';
-import { type AnyStats, extensionOf, formatModified, goFileMode, isStagingName, mtimeNanoseconds } from './file-info.js';
-import { createSubtitleLookup, detectType, detectTypeOf, needsSniff, subtitlesOf, typeWithoutContent } from './file-types.js';
-import { sortEntries } from './sorting.js';
-import { mapLimit } from './concurrency.js';
-import { mapInSlices } from './chunked.js';
+import { type AnyStats, extensionOf, formatModified, formatModifiedParts, goFileMode, mtimeNanoseconds } from './file-info.js';
+import { detectType, subtitlesOf } from './file-types.js';
+import { IS_DIR, IS_SYMLINK, realOf, scanFolder } from './folder-scan.js';
+import { listingJson, listingResource, readFolderListing, type FolderListing } from './folder-listing.js';
 
-/**
- * Listings read the first bytes of files whose extension leaves the type open (unknown or
- * non-text application types) only while a folder has at most this many of them. Bigger folders
- * are typed from the extension and size alone, as upstream with `typeDetectionByHeader` off: an
- * unknown small file is `text`, a known binary type is `blob`. Single-file requests always read.
- */
-export const LISTING_SNIFF_BUDGET = 1000;
-const SNIFF_CONCURRENCY = 16;
-
-/**
- * One entry of a folder as the listing sees it. Only the few values needed are kept: holding
- * 100,000 stat objects (each with a dozen BigInts and four Dates) alive until the reply doubled
- * the time of big listings in garbage collection.
- */
-type ListedEntry = {
-  name: string;
-  virtual: string;
-  /** Where the content lives (the link target for followed links). */
-  real: string;
-  mode: number;
-  isFile: boolean;
-  isDir: boolean;
-  isSymlink: boolean;
-  isDangling: boolean;
-  size: number;
-  mtimeNs: bigint;
-  type: ResourceType;
-};
-
-function itemOf(entry: ListedEntry): ResourceItem {
-  return {
-    path: entry.virtual,
-    name: entry.name,
-    size: entry.size,
-    extension: extensionOf(entry.name),
-    modified: formatModified(entry.mtimeNs),
-    mode: goFileMode(entry.mode),
-    isDir: entry.isDir,
-    isSymlink: entry.isSymlink,
-    type: entry.type,
-  };
-}
-
-const isMissing = (error: unknown) => {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR';
-};
-
-function listedEntry(name: string, virtual: string, real: string, stat: fs.BigIntStats, isSymlink: boolean, isDangling: boolean): ListedEntry {
-  const isDir = !isDangling && stat.isDirectory();
-  return {
-    name,
-    virtual,
-    real,
-    mode: Number(stat.mode),
-    isFile: !isDangling && stat.isFile(),
-    isDir,
-    isSymlink,
-    isDangling,
-    size: Number(stat.size),
-    mtimeNs: stat.mtimeNs,
-    type: isDir ? '' : isDangling ? 'invalid_link' : 'blob',
-  };
-}
-
-/**
- * Stats one folder entry without following links, then follows a link only when its target stays
- * inside the scope (or external links are allowed). Returns undefined for entries that must not
- * appear: escaping links and anything unreadable. Synchronous on purpose (see `mapInSlices`).
- */
-function statEntry(scope: Scope, folderReal: string, name: string, virtual: string): ListedEntry | undefined {
-  const entryReal = path.join(folderReal, name);
-  let lstat: fs.BigIntStats;
-  try {
-    lstat = fs.lstatSync(entryReal, { bigint: true });
-  } catch {
-    return undefined;
-  }
-  if (!lstat.isSymbolicLink()) return listedEntry(name, virtual, entryReal, lstat, false, false);
-  let target: string;
-  try {
-    target = fs.realpathSync.native(entryReal);
-  } catch (error) {
-    // A dangling link is listed as itself, typed invalid_link.
-    return isMissing(error) ? listedEntry(name, virtual, entryReal, lstat, true, true) : undefined;
-  }
-  if (!scope.isInside(target) && !scope.followExternalSymlinks) return undefined;
-  try {
-    return listedEntry(name, virtual, target, fs.statSync(target, { bigint: true }), true, false);
-  } catch {
-    return undefined;
-  }
-}
+export { LISTING_SNIFF_BUDGET } from './folder-listing.js';
 
 /** The fields of a resource itself (the folder or file requested). */
 function resourceFields(resolved: ResolvedPath, stat: AnyStats, type: ResourceType, echoSlash: boolean): Resource {
@@ -121,6 +27,14 @@ function resourceFields(resolved: ResolvedPath, stat: AnyStats, type: ResourceTy
   };
 }
 
+/** Reads a folder for listing; see `readFolderListing`. */
+async function readListing(scope: Scope, resolved: ResolvedPath, sorting: Sorting): Promise<FolderListing> {
+  if (!resolved.stat) throw notFound();
+  if (!resolved.stat.isDirectory()) throw badRequest('not a folder');
+  const folderStat = fs.statSync(resolved.real, { bigint: true });
+  return readFolderListing(scope, resourceFields(resolved, folderStat, '', true), resolved.real, resolved.virtual, sorting);
+}
+
 /**
  * A folder with its items, following the wire protocol: entries denied by the rules or hidden
  * dotfiles are dropped, links are followed only inside the scope, dangling links are
@@ -128,59 +42,12 @@ function resourceFields(resolved: ResolvedPath, stat: AnyStats, type: ResourceTy
  * Paths are virtual paths of `scope`, so a narrowed share scope lists share-relative paths.
  */
 export async function listFolder(scope: Scope, resolved: ResolvedPath, sorting: Sorting): Promise<Resource> {
-  if (!resolved.stat) throw notFound();
-  if (!resolved.stat.isDirectory()) throw badRequest('not a folder');
-  const folderStat = fs.statSync(resolved.real, { bigint: true });
-  const dirents = await fs.promises.readdir(resolved.real);
-  const listed = await mapInSlices(dirents, (name) => {
-    if (isStagingName(name)) return undefined;
-    const virtual = joinVirtual(resolved.virtual, name);
-    if (!scope.isListable(virtual)) return undefined;
-    return statEntry(scope, resolved.real, name, virtual);
-  });
-  const entries = listed.filter((entry): entry is ListedEntry => entry !== undefined);
+  return listingResource(await readListing(scope, resolved, sorting));
+}
 
-  const files = entries.filter((entry) => !entry.isDir && !entry.isDangling);
-  const toSniff = files.filter((entry) => needsSniff(entry.name, entry));
-  for (const entry of files) entry.type = typeWithoutContent(entry.name, entry);
-  if (toSniff.length <= LISTING_SNIFF_BUDGET) {
-    await mapLimit(toSniff, SNIFF_CONCURRENCY, async (entry) => {
-      entry.type = await detectTypeOf(entry.name, entry.real, entry, { sniff: true });
-    });
-  }
-
-  sortEntries(entries, sorting);
-
-  const subtitles = new Map<ListedEntry, string[]>();
-  const videos = files.filter((entry) => entry.type === 'video');
-  if (videos.length > 0) {
-    const lookup = createSubtitleLookup(resolved.real, {
-      files: files.map((entry) => entry.name),
-      folders: entries.filter((entry) => entry.isDir).map((entry) => entry.name),
-    });
-    for (const video of videos) {
-      const found = await subtitlesOf(scope, video.virtual, lookup);
-      if (found.length > 0) subtitles.set(video, found);
-    }
-  }
-
-  let numDirs = 0;
-  const items = new Array<ResourceItem>(entries.length);
-  for (let index = 0; index < entries.length; index++) {
-    const entry = entries[index]!;
-    if (entry.isDir) numDirs++;
-    const item = itemOf(entry);
-    const found = subtitles.get(entry);
-    if (found) item.subtitles = found;
-    items[index] = item;
-  }
-  return {
-    ...resourceFields(resolved, folderStat, '', true),
-    items,
-    numDirs,
-    numFiles: entries.length - numDirs,
-    sorting: { by: sorting.by, asc: sorting.asc },
-  };
+/** `listFolder` as UTF-8 JSON, ready to send: big folders are answered without a huge object. */
+export async function listFolderJson(scope: Scope, resolved: ResolvedPath, sorting: Sorting): Promise<Buffer> {
+  return listingJson(await readListing(scope, resolved, sorting));
 }
 
 /** Who is looking at a single file: decides `textImmutable` and whether content is sent. */
@@ -261,20 +128,14 @@ export async function listRecursive(scope: Scope, resolved: ResolvedPath, signal
       return;
     }
     names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const entries = await mapInSlices(
-      names,
-      (name) => {
-        if (isStagingName(name)) return undefined;
-        const virtual = joinVirtual(folderVirtual, name);
-        if (!scope.isListable(virtual)) return undefined;
-        return statEntry(scope, folderReal, name, virtual);
-      },
-      signal,
-    );
-    for (const entry of entries) {
-      if (!entry) continue;
-      result.push({ path: entry.virtual, name: entry.name, size: entry.size, modified: formatModified(entry.mtimeNs), isDir: entry.isDir });
-      if (entry.isDir && !entry.isSymlink) await walk(entry.real, entry.virtual);
+    const scan = await scanFolder(scope, folderReal, folderVirtual, names, signal);
+    for (let index = 0; index < scan.count; index++) {
+      const name = scan.names[index]!;
+      const virtual = joinVirtual(folderVirtual, name);
+      const flags = scan.flags[index]!;
+      const isDir = (flags & IS_DIR) !== 0;
+      result.push({ path: virtual, name, size: scan.sizes[index]!, modified: formatModifiedParts(scan.mtimeSeconds[index]!, scan.mtimeNanos[index]!), isDir });
+      if (isDir && !(flags & IS_SYMLINK)) await walk(realOf(scan, folderReal, index), virtual);
     }
   };
   await walk(resolved.real, resolved.virtual);

@@ -100,6 +100,7 @@ export const resourcesRoutes: FastifyPluginAsync<{ services: Services; files?: F
     if (result.kind === 'raw') {
       return reply.header('content-type', 'application/octet-stream').header('content-length', String(result.size)).send(result.stream);
     }
+    if (result.kind === 'jsonText') return reply.header('content-type', 'application/json; charset=utf-8').send(result.text);
     return reply.send(result.resource);
   };
   app.get(resources, guard, getResource);

@@ -1,4 +1,5 @@
 import type { Sorting } from '@burrow/protocol';
+import { splitNanoseconds } from './entry-stats.js';
 
 const isDigit = (code: number) => code >= 48 && code <= 57;
 
@@ -75,12 +76,24 @@ export type SortableEntry = {
   mtimeNs: bigint;
 };
 
+/** The same, column by column, for listings kept in packed arrays (entry index → value). */
+export type SortableColumns = {
+  count: number;
+  names: readonly string[];
+  isDir: (index: number) => boolean;
+  sizes: ArrayLike<number>;
+  /** Modification time as whole seconds and the nanoseconds within the second. */
+  mtimeSeconds: ArrayLike<number>;
+  mtimeNanos: ArrayLike<number>;
+};
+
 /** Go's size comparator lifts folders below every file by this offset. */
 const FOLDER_SIZE_OFFSET = -(2 ** 31);
 
 /**
- * Sorts in place following the user's preference, with upstream's comparator table (its name
- * order is inverted: `asc:false` means A→Z):
+ * The order of a listing's entries (indexes into the columns) following the user's preference,
+ * with upstream's comparator table (its name order is inverted: `asc:false` means A→Z). Ties
+ * keep read order.
  *
  * | by       | asc:false                      | asc:true                         |
  * | name     | folders first, A→Z             | folders first, Z→A               |
@@ -88,25 +101,70 @@ const FOLDER_SIZE_OFFSET = -(2 ** 31);
  * | modified | newest first                   | oldest first                     |
  * | other    | read order                     | as name with asc:true            |
  */
-export function sortEntries<T extends SortableEntry>(entries: T[], sorting: Sorting): T[] {
+export function sortOrder(columns: SortableColumns, sorting: Sorting): number[] {
+  const { count } = columns;
+  const order = new Array<number>(count);
+  for (let index = 0; index < count; index++) order[index] = index;
   const by = sorting.by;
   if (by === 'size') {
-    const key = (entry: T) => (entry.isDir ? FOLDER_SIZE_OFFSET + entry.size : entry.size);
+    const keys = new Float64Array(count);
+    for (let index = 0; index < count; index++) keys[index] = columns.isDir(index) ? FOLDER_SIZE_OFFSET + columns.sizes[index]! : columns.sizes[index]!;
     const direction = sorting.asc ? 1 : -1;
-    return entries.sort((a, b) => direction * (key(a) - key(b)));
+    return order.sort((a, b) => direction * (keys[a]! - keys[b]!));
   }
   if (by === 'modified') {
+    const { mtimeSeconds: seconds, mtimeNanos: nanos } = columns;
     const direction = sorting.asc ? 1 : -1;
-    return entries.sort((a, b) => direction * (a.mtimeNs < b.mtimeNs ? -1 : a.mtimeNs > b.mtimeNs ? 1 : 0));
+    return order.sort((a, b) => direction * (seconds[a]! - seconds[b]! || nanos[a]! - nanos[b]!));
   }
-  if (by !== 'name' && !sorting.asc) return entries;
+  if (by !== 'name' && !sorting.asc) return order;
   const ascending = by === 'name' ? !sorting.asc : false;
-  const decorated = entries.map((entry) => ({ entry, key: naturalKey(entry.name.toLowerCase()) }));
+  const folders: number[] = [];
+  const files: number[] = [];
+  for (let index = 0; index < count; index++) (columns.isDir(index) ? folders : files).push(index);
+  const sortedFolders = sortByName(folders, columns.names, ascending);
+  const sortedFiles = sortByName(files, columns.names, ascending);
+  for (let position = 0; position < sortedFolders.length; position++) order[position] = sortedFolders[position]!;
+  for (let position = 0; position < sortedFiles.length; position++) order[sortedFolders.length + position] = sortedFiles[position]!;
+  return order;
+}
+
+/**
+ * Stable case-insensitive natural sort of entry indexes. Folders are read in byte order, which
+ * is often already the natural order: one pass checks that before anything is sorted. Otherwise
+ * names are sorted on keys whose plain string order is the natural order.
+ */
+function sortByName(indexes: number[], names: readonly string[], ascending: boolean): number[] {
+  const lower = indexes.map((index) => names[index]!.toLowerCase());
+  let sorted = true;
+  for (let position = 1; position < lower.length && sorted; position++) {
+    const order = naturalCompare(lower[position - 1]!, lower[position]!);
+    sorted = ascending ? order <= 0 : order >= 0;
+  }
+  if (sorted) return indexes;
+  const decorated = indexes.map((index, position) => ({ index, key: naturalKey(lower[position]!) }));
   decorated.sort((a, b) => {
-    if (a.entry.isDir !== b.entry.isDir) return a.entry.isDir ? -1 : 1;
     const order = a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
     return ascending ? order : -order;
   });
-  for (let index = 0; index < decorated.length; index++) entries[index] = decorated[index]!.entry;
+  return decorated.map((item) => item.index);
+}
+
+/** Sorts entry objects in place; see `sortOrder`. */
+export function sortEntries<T extends SortableEntry>(entries: T[], sorting: Sorting): T[] {
+  const times = entries.map((entry) => splitNanoseconds(entry.mtimeNs));
+  const order = sortOrder(
+    {
+      count: entries.length,
+      names: entries.map((entry) => entry.name),
+      isDir: (index) => entries[index]!.isDir,
+      sizes: entries.map((entry) => entry.size),
+      mtimeSeconds: times.map((time) => time[0]),
+      mtimeNanos: times.map((time) => time[1]),
+    },
+    sorting,
+  );
+  const copy = [...entries];
+  for (let position = 0; position < order.length; position++) entries[position] = copy[order[position]!]!;
   return entries;
 }

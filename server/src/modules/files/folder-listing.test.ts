@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Rule } from '@burrow/protocol';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Scope } from '../../storage/scoped-fs.js';
+import { EntryStatPool } from './entry-stats-pool.js';
+import { IS_PRESENT } from './entry-stats.js';
+import { listingJson, listingResource, readFolderListing } from './folder-listing.js';
+import { WORKER_THRESHOLD } from './folder-scan.js';
+import { listFolder, listFolderJson } from './listing.js';
+
+let base: string;
+let root: string;
+let outside: string;
+
+beforeEach(() => {
+  base = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-listing-'));
+  root = path.join(base, 'root');
+  outside = path.join(base, 'outside');
+  fs.mkdirSync(root);
+  fs.mkdirSync(outside);
+});
+afterEach(() => {
+  fs.rmSync(base, { recursive: true, force: true });
+});
+
+function scopeOf(options: { rules?: Rule[]; hideDotfiles?: boolean } = {}): Scope {
+  return new Scope({
+    root: fs.realpathSync(root),
+    globalRules: [],
+    userRules: options.rules ?? [],
+    hideDotfiles: options.hideDotfiles ?? false,
+    followExternalSymlinks: false,
+    caseInsensitive: false,
+  });
+}
+
+const write = (relative: string, content = 'x') => {
+  fs.mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
+  fs.writeFileSync(path.join(root, relative), content);
+};
+
+async function listing(scope: Scope, virtual: string, sorting = { by: 'name', asc: false }) {
+  const resolved = await scope.resolve(virtual, 'read');
+  return { object: await listFolder(scope, resolved, sorting), json: await listFolderJson(scope, resolved, sorting) };
+}
+
+describe('folder listings as JSON', () => {
+  it('writes the very document JSON.stringify makes of the object form', async () => {
+    write('f/plain.txt', 'hello');
+    write('f/UPPER.MD');
+    write('f/no-extension');
+    write('f/.dotfile');
+    write('f/data.json', '{}');
+    write('f/empty.bin', '');
+    fs.mkdirSync(path.join(root, 'f/sub folder'));
+    fs.symlinkSync('plain.txt', path.join(root, 'f/link.txt'));
+    fs.symlinkSync('missing', path.join(root, 'f/dangling'));
+    fs.symlinkSync(path.join(outside), path.join(root, 'f/escape'));
+    for (const sorting of [
+      { by: 'name', asc: false },
+      { by: 'name', asc: true },
+      { by: 'size', asc: false },
+      { by: 'modified', asc: true },
+      { by: '', asc: false },
+    ]) {
+      const { object, json } = await listing(scopeOf(), '/f/', sorting);
+      expect(json.toString('utf8')).toBe(JSON.stringify(object));
+    }
+    const { object } = await listing(scopeOf(), '/f/');
+    const byName = Object.fromEntries(object.items!.map((item) => [item.name, item]));
+    expect(Object.keys(byName).sort()).toEqual(['.dotfile', 'UPPER.MD', 'dangling', 'data.json', 'empty.bin', 'link.txt', 'no-extension', 'plain.txt', 'sub folder']);
+    expect(byName['link.txt']).toMatchObject({ isSymlink: true, size: 5, type: 'text' });
+    expect(byName['dangling']).toMatchObject({ isSymlink: true, isDir: false, type: 'invalid_link' });
+    expect(byName['sub folder']).toMatchObject({ isDir: true, type: '', path: '/f/sub folder' });
+  });
+
+  it('escapes names that JSON cannot carry as they are', async () => {
+    const names = ['quote"d.txt', 'back\\slash.txt', 'new\nline.txt', 'tab\there', 'bell\u0007', 'café.txt', '日本語.md', 'emoji 😀.png', 'del\u007f'];
+    for (const name of names) write(`odd/${name}`);
+    fs.mkdirSync(path.join(root, 'odd/dir "q"'));
+    write('odd/dir "q"/inner.txt');
+    const scope = scopeOf();
+    const { object, json } = await listing(scope, '/odd/');
+    expect(json.toString('utf8')).toBe(JSON.stringify(object));
+    const parsed = JSON.parse(json.toString('utf8'));
+    expect(parsed.items.map((item: { name: string }) => item.name).sort()).toEqual([...names, 'dir "q"'].sort());
+    for (const item of parsed.items) expect(item.path).toBe(`/odd/${item.name}`);
+    const inner = await listing(scope, '/odd/dir "q"/');
+    expect(JSON.parse(inner.json.toString('utf8')).items[0].path).toBe('/odd/dir "q"/inner.txt');
+  });
+
+  it('lists a big folder through the stat workers with every filter still applied', async () => {
+    const count = WORKER_THRESHOLD + 500;
+    for (let index = 0; index < count; index++) write(`big/file-${String(index).padStart(5, '0')}.txt`, 'y'.repeat(index % 7));
+    fs.mkdirSync(path.join(root, 'big/folder'));
+    write('big/secret/hidden.txt');
+    write('big/.hidden');
+    write('big/.burrow-upload-staging');
+    fs.writeFileSync(path.join(outside, 'target.txt'), 'outside');
+    fs.symlinkSync(path.join(outside, 'target.txt'), path.join(root, 'big/escape.txt'));
+    fs.symlinkSync('file-00001.txt', path.join(root, 'big/inside.txt'));
+    fs.symlinkSync('nowhere', path.join(root, 'big/dangling'));
+    const rules: Rule[] = [{ regex: false, allow: false, path: '/big/secret', regexp: { raw: '' } }];
+    const scope = scopeOf({ rules, hideDotfiles: true });
+    const { object, json } = await listing(scope, '/big/');
+    expect(json.toString('utf8')).toBe(JSON.stringify(object));
+    const names = object.items!.map((item) => item.name);
+    expect(names.slice(0, 1)).toEqual(['folder']);
+    expect(names).toContain('inside.txt');
+    expect(names).toContain('dangling');
+    for (const dropped of ['secret', '.hidden', '.burrow-upload-staging', 'escape.txt']) expect(names).not.toContain(dropped);
+    expect(object.numDirs).toBe(1);
+    expect(object.numFiles).toBe(count + 2);
+    const files = object.items!.filter((item) => item.name.startsWith('file-'));
+    expect(files.map((item) => item.name)).toEqual([...files.map((item) => item.name)].sort());
+    expect(files[8]).toMatchObject({ size: 1, type: 'text', path: '/big/file-00008.txt', extension: '.txt' });
+  });
+
+  it('keeps the object and JSON forms in step for the same listing', async () => {
+    write('v/clip.mp4');
+    write('v/clip.en.vtt');
+    write('v/notes.txt');
+    const scope = scopeOf();
+    const resolved = await scope.resolve('/v/', 'read');
+    const folder = { path: '/v/', name: 'v', size: 0, extension: '', modified: '', mode: 0, isDir: true, isSymlink: false, type: '' as const };
+    const read = await readFolderListing(scope, folder, resolved.real, '/v', { by: 'name', asc: false });
+    const object = listingResource(read);
+    expect(listingJson(read).toString('utf8')).toBe(JSON.stringify(object));
+    expect(object.items!.find((item) => item.name === 'clip.mp4')!.subtitles).toEqual(['/v/clip.en.vtt']);
+  });
+});
+
+describe('EntryStatPool', () => {
+  it('stats names on worker threads, split in parts, and marks missing entries', async () => {
+    for (let index = 0; index < 10; index++) write(`p/n${index}`, 'z'.repeat(index));
+    const names = [...Array.from({ length: 10 }, (_, index) => `n${index}`), 'gone'];
+    const pool = new EntryStatPool(2);
+    const columns = await pool.stat(fs.realpathSync(root) + '/p/', names);
+    expect(columns).toBeDefined();
+    expect(Array.from(columns!.sizes.slice(0, 10))).toEqual(Array.from({ length: 10 }, (_, index) => index));
+    expect(columns!.flags[10]! & IS_PRESENT).toBe(0);
+    expect(columns!.flags[3]! & IS_PRESENT).not.toBe(0);
+  });
+});

@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { Scope } from '../../storage/scoped-fs.js';
+import { joinVirtual } from '../../storage/virtual-path.js';
+import { isStagingName } from './file-info.js';
+import { createStatColumns, IS_DANGLING, IS_PRESENT, IS_SYMLINK, recordStat, statEntries, type StatColumns } from './entry-stats.js';
+import { entryStatPool } from './entry-stats-pool.js';
+
+export { IS_DANGLING, IS_DIR, IS_FILE, IS_SYMLINK } from './entry-stats.js';
+
+/** The listable entries of one folder: names and their stats in packed columns, same slots. */
+export type FolderScan = StatColumns & {
+  count: number;
+  names: string[];
+  /** Where followed links lead (entry index → real path); other entries live in the folder. */
+  targets: Map<number, string>;
+};
+
+/** Folders with at least this many entries are stat'ed by the worker threads. */
+export const WORKER_THRESHOLD = 2048;
+/** Longest stretch of synchronous stats before other requests get a turn. */
+const SLICE_MS = 8;
+const SLICE_ENTRIES = 256;
+
+const isMissing = (error: unknown) => {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR';
+};
+
+/** `folderReal` + `/` + name, for a folder that may be `/` itself. */
+export function entryPrefix(folderReal: string): string {
+  return folderReal.endsWith('/') ? folderReal : folderReal + '/';
+}
+
+/** The real path of scanned entry `index` (a link's target for followed links). */
+export function realOf(scan: FolderScan, folderReal: string, index: number): string {
+  return scan.targets.get(index) ?? entryPrefix(folderReal) + scan.names[index]!;
+}
+
+/**
+ * Stats on this thread in time slices. On the two-core machines Burrow targets, synchronous
+ * `lstat` calls cost a fraction of the same calls through the libuv thread pool (callbacks,
+ * promises), and yielding every few milliseconds keeps other requests served meanwhile.
+ */
+async function statInSlices(prefix: string, names: readonly string[], signal?: AbortSignal): Promise<StatColumns> {
+  const columns = createStatColumns(names.length);
+  let index = 0;
+  while (index < names.length) {
+    const sliceEnd = performance.now() + SLICE_MS;
+    do {
+      const end = Math.min(names.length, index + SLICE_ENTRIES);
+      statEntries(prefix, names, columns, index, end);
+      index = end;
+    } while (index < names.length && performance.now() < sliceEnd);
+    if (index < names.length) {
+      await yieldToLoop();
+      signal?.throwIfAborted();
+    }
+  }
+  return columns;
+}
+
+/**
+ * Stats the entries of a folder. Dropped silently: Burrow's staging files, names the rules deny
+ * or hide, entries that vanish or cannot be read, and links that leave the scope (unless
+ * external links are allowed). Links inside are followed (their target's stat is recorded);
+ * dangling links are kept, flagged, with the link's own stat. Big folders are stat'ed by worker
+ * threads; every decision about what may be listed is taken here.
+ */
+export async function scanFolder(scope: Scope, folderReal: string, folderVirtual: string, names: readonly string[], signal?: AbortSignal): Promise<FolderScan> {
+  const prefix = entryPrefix(folderReal);
+  const stats = (names.length >= WORKER_THRESHOLD ? await entryStatPool.stat(prefix, names) : undefined) ?? (await statInSlices(prefix, names, signal));
+  signal?.throwIfAborted();
+
+  const scan: FolderScan = { ...createStatColumns(names.length), count: 0, names: new Array<string>(names.length), targets: new Map() };
+  // Without rules or hidden dotfiles every name is listable: skip building 100,000 paths.
+  const everyNameListable = !scope.hasRules && !scope.hideDotfiles;
+  let count = 0;
+  for (let index = 0; index < names.length; index++) {
+    const flags = stats.flags[index]!;
+    if (!(flags & IS_PRESENT)) continue;
+    const name = names[index]!;
+    if (isStagingName(name) || (!everyNameListable && !scope.isListable(joinVirtual(folderVirtual, name)))) continue;
+    if (flags & IS_SYMLINK) {
+      const followed = followLink(scope, prefix + name);
+      if (followed === undefined) continue;
+      if (followed === 'dangling') {
+        const own = lstatOrUndefined(prefix + name);
+        if (!own) continue;
+        recordStat(scan, count, own, IS_SYMLINK | IS_DANGLING);
+      } else {
+        recordStat(scan, count, followed.stat, IS_SYMLINK);
+        scan.targets.set(count, followed.target);
+      }
+    } else {
+      scan.flags[count] = flags;
+      scan.modes[count] = stats.modes[index]!;
+      scan.sizes[count] = stats.sizes[index]!;
+      scan.mtimeSeconds[count] = stats.mtimeSeconds[index]!;
+      scan.mtimeNanos[count] = stats.mtimeNanos[index]!;
+    }
+    scan.names[count] = name;
+    count++;
+  }
+  scan.count = count;
+  scan.names.length = count;
+  return scan;
+}
+
+function lstatOrUndefined(real: string): fs.BigIntStats | undefined {
+  try {
+    return fs.lstatSync(real, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Follows a link found in a listing: its target and stat when it stays inside the scope (or
+ * external links are allowed), 'dangling' when nothing is behind it, undefined when it must
+ * not appear (escaping or unreadable).
+ */
+function followLink(scope: Scope, link: string): { target: string; stat: fs.BigIntStats } | 'dangling' | undefined {
+  let target: string;
+  try {
+    target = fs.realpathSync.native(link);
+  } catch (error) {
+    return isMissing(error) ? 'dangling' : undefined;
+  }
+  if (!scope.isInside(target) && !scope.followExternalSymlinks) return undefined;
+  try {
+    return { target, stat: fs.statSync(target, { bigint: true }) };
+  } catch {
+    return undefined;
+  }
+}
