@@ -274,8 +274,35 @@ async function measureDownload(nginx, burrow) {
   return { sizeMiB: FILE_MB, runs, client: get === curlTimed ? 'curl' : 'node', nginxMiBs: median(nginxRates) / MiB, burrowMiBs: median(burrowRates) / MiB, ratio: median(burrowRates) / median(nginxRates) };
 }
 
+/** CPU time (user + system) a process has used so far, in clock ticks. */
+function cpuTicksOf(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/**
+ * Waits until a process has been idle (under 5% of a core) for two seconds in a row, at most
+ * `ms`. A freshly started Burrow indexes the whole root for search; memory measured before that
+ * settles is not a baseline. Returns how long it waited.
+ */
+async function waitUntilIdle(pid, ms = 120_000) {
+  const started = Date.now();
+  const ticksPerSecond = 100;
+  let quietSeconds = 0;
+  let last = cpuTicksOf(pid);
+  while (quietSeconds < 2 && Date.now() - started < ms) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = cpuTicksOf(pid);
+    quietSeconds = now - last < 0.05 * ticksPerSecond ? quietSeconds + 1 : 0;
+    last = now;
+  }
+  return (Date.now() - started) / 1000;
+}
+
 async function measureArchive(burrow) {
   const pid = burrow.child.pid;
+  const settledAfterS = await waitUntilIdle(pid);
+  log(`Burrow idle after ${settledAfterS.toFixed(0)} s`);
   const before = memoryOf(pid);
   // Writing 5 to clear_refs resets the peak (VmHWM) so it covers the archive alone.
   let hwmReset = true;
@@ -303,6 +330,7 @@ async function measureArchive(burrow) {
     seconds: result.seconds,
     archiveMiB: result.bytes / MiB,
     throughputMiBs: ARCHIVE_MB / result.seconds,
+    settledAfterS,
     rssBeforeMB: before.rss / 1e6,
     peakRssMB: peak / 1e6,
     growthMB: (peak - before.rss) / 1e6,
@@ -350,7 +378,8 @@ async function main() {
   writeDataSet();
   const nginx = await startNginx();
   const burrow = await startBurrow();
-  // The archive runs first, on a freshly started server, so its memory figure is its own.
+  // The archive runs first, on a freshly started server once it is idle, so its memory figure is
+  // its own.
   const archive = await measureArchive(burrow);
   log(`archive done: ${archive.seconds.toFixed(1)} s, peak RSS ${archive.peakRssMB.toFixed(0)} MB`);
   const listing = await measureListing(nginx, burrow);
