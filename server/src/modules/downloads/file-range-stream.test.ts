@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FILE_CHUNK, FileRangeStream } from './file-range-stream.js';
+import { loadZeroCopy, type ZeroCopy } from './zero-copy.js';
 
 let folder: string;
 let file: string;
@@ -48,12 +49,15 @@ async function waitFor(check: () => boolean, ms = 5000): Promise<boolean> {
   return check();
 }
 
-/** Serves the range start..end of the test file on 127.0.0.1 by piping the stream into the response. */
-async function serveRange(start: number, end: number): Promise<number> {
+/**
+ * Serves the range start..end of the test file on 127.0.0.1 by piping the stream into the
+ * response, as fastify does (headers set, not yet written).
+ */
+async function serveRange(start: number, end: number, zeroCopy?: ZeroCopy): Promise<number> {
   server = http.createServer((_request, response) => {
     void fsp.open(file, 'r').then((handle) => {
-      response.writeHead(200, { 'content-length': String(end - start + 1) });
-      new FileRangeStream(handle, start, end).pipe(response);
+      response.setHeader('content-length', String(end - start + 1));
+      new FileRangeStream(handle, start, end, { zeroCopy }).pipe(response);
     });
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
@@ -84,41 +88,74 @@ function download(port: number, pauses: boolean): Promise<Buffer> {
   });
 }
 
-describe('FileRangeStream', () => {
-  it('sends a whole file through a response byte for byte, also to a client that stalls', async () => {
-    const port = await serveRange(0, content.length - 1);
-    const fast = await download(port, false);
-    expect(fast.length).toBe(content.length);
-    expect(fast.equals(content)).toBe(true);
-    const slow = await download(port, true);
-    expect(slow.equals(content)).toBe(true);
-    expect(await waitFor(() => openHandlesOnFile() === 0)).toBe(true);
-  });
+/** Bytes the kernel sent in the current test (through a counting wrapper). */
+let kernelBytes = 0;
+async function countingZeroCopy(): Promise<ZeroCopy | undefined> {
+  const zeroCopy = await loadZeroCopy();
+  if (!zeroCopy) return undefined;
+  return {
+    send(socketFd, fileFd, position, count) {
+      const sent = zeroCopy.send(socketFd, fileFd, position, count);
+      if (typeof sent === 'number') kernelBytes += sent;
+      return sent;
+    },
+  };
+}
 
-  it('sends a range that starts and ends inside chunks', async () => {
-    const start = FILE_CHUNK - 100;
-    const end = 4 * FILE_CHUNK + 99;
-    const port = await serveRange(start, end);
-    const body = await download(port, true);
-    expect(body.equals(content.subarray(start, end + 1))).toBe(true);
-  });
+const modes: { name: string; zeroCopy: () => Promise<ZeroCopy | undefined>; kernel: boolean }[] = [
+  { name: 'through reused buffers', zeroCopy: async () => undefined, kernel: false },
+  { name: 'sent by the kernel', zeroCopy: countingZeroCopy, kernel: process.platform === 'linux' },
+];
 
-  it('closes the file when the client goes away mid-download', async () => {
-    const port = await serveRange(0, content.length - 1);
-    await new Promise<void>((resolve, reject) => {
-      const request = http.get({ host: '127.0.0.1', port, path: '/', agent: false }, (response) => {
-        response.once('data', () => {
-          request.destroy();
-          resolve();
+describe('loadZeroCopy', () => {
+  it('binds sendfile on Linux', async () => {
+    if (process.platform === 'linux') expect(await loadZeroCopy()).toBeDefined();
+  });
+});
+
+for (const mode of modes) {
+  describe(`FileRangeStream into a response, ${mode.name}`, () => {
+    it('sends a whole file byte for byte, also to a client that stalls', async () => {
+      kernelBytes = 0;
+      const port = await serveRange(0, content.length - 1, await mode.zeroCopy());
+      const fast = await download(port, false);
+      expect(fast.length).toBe(content.length);
+      expect(fast.equals(content)).toBe(true);
+      const slow = await download(port, true);
+      expect(slow.equals(content)).toBe(true);
+      // The kernel took most of the bytes; the ordinary pieces only carried the rest.
+      if (mode.kernel) expect(kernelBytes).toBeGreaterThan(content.length);
+      else expect(kernelBytes).toBe(0);
+      expect(await waitFor(() => openHandlesOnFile() === 0)).toBe(true);
+    });
+
+    it('sends a range that starts and ends inside chunks', async () => {
+      const start = FILE_CHUNK - 100;
+      const end = 4 * FILE_CHUNK + 99;
+      const port = await serveRange(start, end, await mode.zeroCopy());
+      const body = await download(port, true);
+      expect(body.equals(content.subarray(start, end + 1))).toBe(true);
+    });
+
+    it('closes the file when the client goes away mid-download', async () => {
+      const port = await serveRange(0, content.length - 1, await mode.zeroCopy());
+      await new Promise<void>((resolve, reject) => {
+        const request = http.get({ host: '127.0.0.1', port, path: '/', agent: false }, (response) => {
+          response.once('data', () => {
+            request.destroy();
+            resolve();
+          });
+        });
+        request.on('error', (error) => {
+          if (!request.destroyed) reject(error);
         });
       });
-      request.on('error', (error) => {
-        if (!request.destroyed) reject(error);
-      });
+      expect(await waitFor(() => openHandlesOnFile() === 0)).toBe(true);
     });
-    expect(await waitFor(() => openHandlesOnFile() === 0)).toBe(true);
   });
+}
 
+describe('FileRangeStream', () => {
   it('works as a plain readable for other consumers', async () => {
     const handle = await fsp.open(file, 'r');
     const chunks: Buffer[] = [];

@@ -1,24 +1,55 @@
+import fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import http from 'node:http';
 import { Readable } from 'node:stream';
+import { plainSocketFd, type ZeroCopy } from './zero-copy.js';
 
 /** Bytes per read: large reads keep the per-chunk costs (promises, syscalls, socket writes) low. */
 export const FILE_CHUNK = 1024 * 1024;
 /** Buffers one response cycles through: one being filled while the others are being sent. */
 const RING_SIZE = 3;
+/** Bytes written the ordinary way between kernel sends (headers go out with the first). */
+const PIECE = 16 * 1024;
+/** Most bytes one `sendfile` call may take: a call on a file not yet cached waits for the disk. */
+const SEND_LIMIT = 4 * 1024 * 1024;
+
+/**
+ * Bytes the kernel sends bypass Node's HTTP framing: only a plain socket, a declared length (no
+ * chunked encoding) and a response that has a body qualify.
+ */
+function kernelCanSend(response: http.ServerResponse): boolean {
+  return (
+    plainSocketFd(response.socket) !== undefined &&
+    response.hasHeader('content-length') &&
+    !response.hasHeader('transfer-encoding') &&
+    response.req.method !== 'HEAD' &&
+    response.statusCode !== 204 &&
+    response.statusCode !== 304
+  );
+}
+
+export type FileRangeOptions = {
+  /** Lets the kernel send the bytes when the response is on a plain TCP socket. */
+  zeroCopy?: ZeroCopy;
+};
 
 /**
  * A byte range of an open file as a readable stream that owns (and finally closes) the handle.
  *
  * Read by any consumer it behaves like `FileHandle.createReadStream`. Piped into an HTTP response
- * (which is what fastify does with a stream payload) it takes a faster path: it writes into the
- * response itself through a small ring of reused buffers, reusing a buffer only once the socket
- * has reported its write done. A fresh buffer per chunk, as ordinary file streams allocate,
- * makes V8 account a gigabyte of external memory per gigabyte sent, and the garbage collections
- * that triggers cost more than the copying itself on a server with a sizeable heap.
+ * (which is what fastify does with a stream payload) it writes into the response itself:
+ * - on a plain TCP socket, with `zeroCopy`, the kernel sends the file (`sendfile`) while the
+ *   socket has room; when it is full, one small piece goes the ordinary way and its completion
+ *   says there is room again. Ordinary writes also carry the headers and keep the order: the
+ *   kernel is only asked to send once everything Node queued has reached the socket;
+ * - otherwise through a small ring of reused buffers, reusing a buffer only once the socket has
+ *   reported its write done. A fresh buffer per chunk, as ordinary file streams allocate, makes
+ *   V8 account a gigabyte of external memory per gigabyte sent, and the garbage collections that
+ *   triggers cost more than the copying itself on a server with a sizeable heap.
  */
 export class FileRangeStream extends Readable {
   readonly #handle: FileHandle;
+  readonly #zeroCopy: ZeroCopy | undefined;
   /** Next byte to read, and one past the last byte to send. */
   #position: number;
   readonly #end: number;
@@ -27,9 +58,10 @@ export class FileRangeStream extends Readable {
   #wake: (() => void) | undefined;
 
   /** Streams bytes `start` to `end` (inclusive) of `handle`. */
-  constructor(handle: FileHandle, start: number, end: number) {
+  constructor(handle: FileHandle, start: number, end: number, options: FileRangeOptions = {}) {
     super({ highWaterMark: FILE_CHUNK });
     this.#handle = handle;
+    this.#zeroCopy = options.zeroCopy;
     this.#position = start;
     this.#end = end + 1;
   }
@@ -69,20 +101,70 @@ export class FileRangeStream extends Readable {
     const fresh = !this.#pumping && this.readableFlowing === null && this.readableLength === 0 && !this.destroyed;
     if (!fresh || !(destination instanceof http.ServerResponse)) return super.pipe(destination, options);
     this.#pumping = true;
-    this.#pump(destination, options?.end !== false).catch((error: Error) => this.destroy(error));
+    const zeroCopy = this.#zeroCopy && kernelCanSend(destination) ? this.#zeroCopy : undefined;
+    this.#drive(destination, options?.end !== false, zeroCopy).catch((error: Error) => this.destroy(error));
     return destination;
   }
 
-  async #pump(response: http.ServerResponse, endResponse: boolean): Promise<void> {
-    const free: Buffer[] = [];
-    let allocated = 0;
-    let failure: Error | null | undefined;
-    const waitForBuffer = () => new Promise<void>((resolve) => (this.#wake = resolve));
-    const stopped = () => this.destroyed || response.destroyed || failure;
+  async #drive(response: http.ServerResponse, endResponse: boolean, zeroCopy: ZeroCopy | undefined): Promise<void> {
     // A response that closes before the end (the client went away) ends the stream and frees the
     // file at once, whoever piped it.
     const onClose = () => this.destroy();
     response.once('close', onClose);
+    const stopped = () => this.destroyed || response.destroyed;
+    if (zeroCopy) await this.#sendByKernel(response, zeroCopy, stopped);
+    else await this.#sendThroughRing(response, stopped);
+    // A response that went away has destroyed this stream already; nothing to report.
+    if (stopped()) return;
+    response.off('close', onClose);
+    if (endResponse) response.end();
+    // Report the end as a piped stream would, so listeners see 'end' and the handle is closed.
+    this.push(null);
+    this.resume();
+  }
+
+  /** Writes one chunk; resolves once the socket is done with it (or the stream was destroyed). */
+  #written(response: http.ServerResponse, chunk: Buffer): Promise<Error | null | undefined> {
+    return new Promise((resolve) => {
+      this.#wake = () => resolve(undefined);
+      response.write(chunk, (error) => {
+        this.#wake = undefined;
+        resolve(error);
+      });
+    });
+  }
+
+  async #sendByKernel(response: http.ServerResponse, zeroCopy: ZeroCopy, stopped: () => boolean): Promise<void> {
+    const piece = Buffer.allocUnsafeSlow(Math.min(PIECE, this.#end - this.#position));
+    const fileFd = this.#handle.fd;
+    while (this.#position < this.#end) {
+      const length = Math.min(piece.length, this.#end - this.#position);
+      // A small read the kernel serves from the cache it is sending from; waiting for the thread
+      // pool would leave the socket idle meanwhile.
+      const bytesRead = fs.readSync(fileFd, piece, 0, length, this.#position);
+      if (bytesRead === 0) throw new Error('file shrank while it was being sent');
+      this.#position += bytesRead;
+      const failure = await this.#written(response, piece.subarray(0, bytesRead));
+      if (stopped()) return;
+      if (failure) throw failure;
+      while (this.#position < this.#end) {
+        const socket = response.socket;
+        const socketFd = plainSocketFd(socket);
+        // Whatever Node still holds for the socket must go first: take the ordinary way.
+        if (socketFd === undefined || socket!.writableLength > 0) break;
+        const sent = zeroCopy.send(socketFd, fileFd, this.#position, Math.min(SEND_LIMIT, this.#end - this.#position));
+        if (sent === 'again') break;
+        if (sent === 0) throw new Error('file shrank while it was being sent');
+        this.#position += sent;
+      }
+    }
+  }
+
+  async #sendThroughRing(response: http.ServerResponse, stopped: () => boolean): Promise<void> {
+    const free: Buffer[] = [];
+    let allocated = 0;
+    let failure: Error | null | undefined;
+    const waitForBuffer = () => new Promise<void>((resolve) => (this.#wake = resolve));
 
     while (this.#position < this.#end) {
       const length = Math.min(FILE_CHUNK, this.#end - this.#position);
@@ -90,8 +172,8 @@ export class FileRangeStream extends Readable {
         free.push(Buffer.allocUnsafeSlow(Math.min(FILE_CHUNK, this.#end - this.#position)));
         allocated++;
       }
-      while (free.length === 0 && !stopped()) await waitForBuffer();
-      if (stopped()) break;
+      while (free.length === 0 && !stopped() && !failure) await waitForBuffer();
+      if (stopped() || failure) break;
       const buffer = free.pop()!;
       const { bytesRead } = await this.#handle.read(buffer, 0, Math.min(length, buffer.length), this.#position);
       if (stopped()) break;
@@ -106,13 +188,6 @@ export class FileRangeStream extends Readable {
         wake?.();
       });
     }
-    // A response that went away has destroyed this stream already (see onClose); nothing to report.
-    if (this.destroyed || response.destroyed) return;
-    if (failure) throw failure;
-    response.off('close', onClose);
-    if (endResponse) response.end();
-    // Report the end as a piped stream would, so listeners see 'end' and the handle is closed.
-    this.push(null);
-    this.resume();
+    if (!stopped() && failure) throw failure;
   }
 }

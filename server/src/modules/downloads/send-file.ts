@@ -10,6 +10,7 @@ import type { ResolvedPath } from '../../storage/scoped-fs.js';
 import { baseName } from '../../storage/virtual-path.js';
 import { contentDisposition } from './content-disposition.js';
 import { FILE_CHUNK, FileRangeStream } from './file-range-stream.js';
+import { loadZeroCopy } from './zero-copy.js';
 import { evaluatePreconditions, rangeFor, type ByteRange, type Validators } from './http-conditional.js';
 import { inlinePolicy, RAW_CSP, SANDBOX_CSP } from './inline-policy.js';
 
@@ -119,8 +120,9 @@ export async function sendFile(request: FastifyRequest, reply: FastifyReply, res
         reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
       }
       if (isHead || size === 0) return reply.send();
+      const zeroCopy = await loadZeroCopy();
       handedOff = true;
-      return reply.send(new FileRangeStream(handle, start, end));
+      return reply.send(new FileRangeStream(handle, start, end, { zeroCopy }));
     }
 
     const boundary = crypto.randomBytes(16).toString('hex');
