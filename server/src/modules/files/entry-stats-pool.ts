@@ -42,14 +42,14 @@ export class EntryStatPool {
     return this.#failures < MAX_FAILURES;
   }
 
-  /** Stats `prefix + name` for every name; undefined when no worker can do it. */
-  async stat(prefix: string, names: readonly string[]): Promise<StatColumns | undefined> {
+  /** Stats every name in `folder`; undefined when no worker can do it. */
+  async stat(folder: string, names: readonly string[]): Promise<StatColumns | undefined> {
     const workers = this.#start();
     if (!workers) return undefined;
     const partSize = Math.ceil(names.length / workers.length);
     const parts: Promise<StatColumns>[] = [];
     for (let part = 0; part * partSize < names.length; part++) {
-      parts.push(this.#request(workers[part]!, prefix, names.slice(part * partSize, (part + 1) * partSize)));
+      parts.push(this.#request(workers[part]!, folder, names.slice(part * partSize, (part + 1) * partSize)));
     }
     let results: StatColumns[];
     try {
@@ -113,11 +113,11 @@ export class EntryStatPool {
     this.#pending.clear();
   }
 
-  #request(worker: Worker, prefix: string, names: string[]): Promise<StatColumns> {
+  #request(worker: Worker, folder: string, names: string[]): Promise<StatColumns> {
     return new Promise((resolve, reject) => {
       const id = this.#nextId++;
       this.#pending.set(id, { resolve, reject });
-      const request: StatRequest = { id, prefix, names };
+      const request: StatRequest = { id, folder, names };
       worker.postMessage(request);
     });
   }

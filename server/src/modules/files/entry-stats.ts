@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { openForStatx, statxAt, type StatxResult } from './statx.js';
 
 /** Entry flags. A link is only flagged here; following it is the scope's decision. */
 export const IS_DIR = 1;
@@ -67,18 +68,39 @@ export function recordStat(columns: StatColumns, slot: number, stat: fs.BigIntSt
   columns.mtimeNanos[slot] = nanos;
 }
 
+const S_IFMT = 0o170000;
+const S_IFDIR = 0o040000;
+const S_IFREG = 0o100000;
+const S_IFLNK = 0o120000;
+
 /**
- * `lstat`s `prefix + names[i]` for i in [from, to) into the same slots of `columns`, without
- * following links. Entries that vanished or cannot be read keep flags 0.
+ * `lstat`s the entries `names[i]` of `folder` for i in [from, to) into the same slots of
+ * `columns`, without following links. Entries that vanished or cannot be read keep flags 0.
  */
-export function statEntries(prefix: string, names: readonly string[], columns: StatColumns, from: number, to: number): void {
-  for (let index = from; index < to; index++) {
-    let stat: fs.BigIntStats | undefined;
-    try {
-      stat = fs.lstatSync(prefix + names[index]!, STAT_OPTIONS);
-    } catch {
-      continue;
+export function statEntries(folder: string, names: readonly string[], columns: StatColumns, from: number, to: number): void {
+  const prefix = folder.endsWith('/') ? folder : folder + '/';
+  const dirFd = openForStatx(folder);
+  const found: StatxResult = { mode: 0, size: 0, mtimeSeconds: 0, mtimeNanos: 0 };
+  try {
+    for (let index = from; index < to; index++) {
+      if (dirFd !== undefined && statxAt(dirFd, names[index]!, found)) {
+        const type = found.mode & S_IFMT;
+        columns.flags[index] = IS_PRESENT | (type === S_IFDIR ? IS_DIR : type === S_IFREG ? IS_FILE : type === S_IFLNK ? IS_SYMLINK : 0);
+        columns.modes[index] = found.mode;
+        columns.sizes[index] = found.size;
+        columns.mtimeSeconds[index] = found.mtimeSeconds;
+        columns.mtimeNanos[index] = found.mtimeNanos;
+        continue;
+      }
+      let stat: fs.BigIntStats | undefined;
+      try {
+        stat = fs.lstatSync(prefix + names[index]!, STAT_OPTIONS);
+      } catch {
+        continue;
+      }
+      if (stat) recordStat(columns, index, stat, 0);
     }
-    if (stat) recordStat(columns, index, stat, 0);
+  } finally {
+    if (dirFd !== undefined) fs.closeSync(dirFd);
   }
 }

@@ -39,17 +39,17 @@ export function realOf(scan: FolderScan, folderReal: string, index: number): str
 
 /**
  * Stats on this thread in time slices. On the two-core machines Burrow targets, synchronous
- * `lstat` calls cost a fraction of the same calls through the libuv thread pool (callbacks,
+ * stat calls cost a fraction of the same calls through the libuv thread pool (callbacks,
  * promises), and yielding every few milliseconds keeps other requests served meanwhile.
  */
-async function statInSlices(prefix: string, names: readonly string[], signal?: AbortSignal): Promise<StatColumns> {
+async function statInSlices(folder: string, names: readonly string[], signal?: AbortSignal): Promise<StatColumns> {
   const columns = createStatColumns(names.length);
   let index = 0;
   while (index < names.length) {
     const sliceEnd = performance.now() + SLICE_MS;
     do {
       const end = Math.min(names.length, index + SLICE_ENTRIES);
-      statEntries(prefix, names, columns, index, end);
+      statEntries(folder, names, columns, index, end);
       index = end;
     } while (index < names.length && performance.now() < sliceEnd);
     if (index < names.length) {
@@ -69,7 +69,7 @@ async function statInSlices(prefix: string, names: readonly string[], signal?: A
  */
 export async function scanFolder(scope: Scope, folderReal: string, folderVirtual: string, names: readonly string[], signal?: AbortSignal): Promise<FolderScan> {
   const prefix = entryPrefix(folderReal);
-  const stats = (names.length >= WORKER_THRESHOLD ? await entryStatPool.stat(prefix, names) : undefined) ?? (await statInSlices(prefix, names, signal));
+  const stats = (names.length >= WORKER_THRESHOLD ? await entryStatPool.stat(folderReal, names) : undefined) ?? (await statInSlices(folderReal, names, signal));
   signal?.throwIfAborted();
 
   const scan: FolderScan = { ...createStatColumns(names.length), count: 0, names: new Array<string>(names.length), targets: new Map() };
