@@ -5,11 +5,12 @@ import { expect, test, waitForApp } from './fixtures';
 import { webDist } from './support/burrow-server';
 
 /**
- * Start-up JavaScript (what the login page needs) must stay under 150 KB. The files screen also
- * pulls its own route chunk (windowed listing, selection, dialogs), so it has a guard of its own
- * against growth rather than the start-up budget.
+ * Start-up JavaScript (what the login page needs) must stay under 150 KB. The files screen adds
+ * the signed-in layout and its own chunk (windowed listing, selection, actions) and has a guard
+ * of its own against growth: React, react-router, i18next and react-query alone take about
+ * 124 KB of it, so it cannot reach the start-up budget while those are all on its first paint.
  */
-const Budgets = { login: 150 * 1000, files: 200 * 1000 };
+const Budgets = { login: 150 * 1000, files: 156 * 1000 };
 
 function gzippedSize(urlPath: string): number {
   const file = path.join(webDist, decodeURIComponent(urlPath.replace(/^.*?\/static\//, '')));
