@@ -174,6 +174,8 @@ export function Listing(props: ListingProps) {
 
   const handleDragStart = useCallback(
     (item: ResourceItem, event: DragEvent) => {
+      // A drag is not a long press, even when the pointer rested before moving.
+      gestures.cancel();
       const current = latest.current;
       let paths: string[];
       if (current.selected.has(item.path)) {
@@ -184,7 +186,7 @@ export function Listing(props: ListingProps) {
       }
       startItemDrag(event, paths, paths.length === 1 ? item.name : groupDigits(t('listing.itemCount', { count: paths.length }), paths.length, currentLocaleTag()));
     },
-    [latest, t],
+    [gestures, latest, t],
   );
   const handleDrop = useCallback<ItemDropHandler>((folder, paths) => latest.current.onDropItems(folder, paths), [latest]);
 
