@@ -45,7 +45,8 @@ export type StatxResult = { mode: number; size: number; mtimeSeconds: number; mt
 export function openForStatx(folder: string): number | undefined {
   if (!statxBinding()) return undefined;
   try {
-    return fs.openSync(folder, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
+    // The folder is a resolved real path: a link in its place now is not the folder resolved.
+    return fs.openSync(folder, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
   } catch {
     return undefined;
   }
