@@ -94,6 +94,7 @@ async function countingZeroCopy(): Promise<ZeroCopy | undefined> {
   const zeroCopy = await loadZeroCopy();
   if (!zeroCopy) return undefined;
   return {
+    widenSendBuffer: (socketFd) => zeroCopy.widenSendBuffer(socketFd),
     send(socketFd, fileFd, position, count) {
       const sent = zeroCopy.send(socketFd, fileFd, position, count);
       if (typeof sent === 'number') kernelBytes += sent;

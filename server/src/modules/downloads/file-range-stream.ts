@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import http from 'node:http';
 import { Readable } from 'node:stream';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { plainSocketFd, type ZeroCopy } from './zero-copy.js';
 
 /** Bytes per read: large reads keep the per-chunk costs (promises, syscalls, socket writes) low. */
@@ -10,6 +11,8 @@ export const FILE_CHUNK = 1024 * 1024;
 const RING_SIZE = 3;
 /** Bytes written the ordinary way between kernel sends (headers go out with the first). */
 const PIECE = 16 * 1024;
+/** Turns of the event loop a full socket gets to drain before an ordinary piece waits for it. */
+const FULL_SOCKET_RETRIES = 4;
 /** Most bytes one `sendfile` call may take: a call on a file not yet cached waits for the disk. */
 const SEND_LIMIT = 4 * 1024 * 1024;
 
@@ -137,6 +140,7 @@ export class FileRangeStream extends Readable {
   async #sendByKernel(response: http.ServerResponse, zeroCopy: ZeroCopy, stopped: () => boolean): Promise<void> {
     const piece = Buffer.allocUnsafeSlow(Math.min(PIECE, this.#end - this.#position));
     const fileFd = this.#handle.fd;
+    let widened = false;
     while (this.#position < this.#end) {
       const length = Math.min(piece.length, this.#end - this.#position);
       // A small read the kernel serves from the cache it is sending from; waiting for the thread
@@ -147,15 +151,30 @@ export class FileRangeStream extends Readable {
       const failure = await this.#written(response, piece.subarray(0, bytesRead));
       if (stopped()) return;
       if (failure) throw failure;
+      if (!widened && this.#end - this.#position > SEND_LIMIT) {
+        const socketFd = plainSocketFd(response.socket);
+        if (socketFd !== undefined) zeroCopy.widenSendBuffer(socketFd);
+        widened = true;
+      }
+      let retries = 0;
       while (this.#position < this.#end) {
         const socket = response.socket;
         const socketFd = plainSocketFd(socket);
         // Whatever Node still holds for the socket must go first: take the ordinary way.
         if (socketFd === undefined || socket!.writableLength > 0) break;
         const sent = zeroCopy.send(socketFd, fileFd, this.#position, Math.min(SEND_LIMIT, this.#end - this.#position));
-        if (sent === 'again') break;
+        if (sent === 'again') {
+          // A fast reader empties the socket within microseconds: try again after the other
+          // pending work a few times before falling back to a piece (which waits for room but
+          // leaves the socket idle until its completion is handled).
+          if (retries++ >= FULL_SOCKET_RETRIES) break;
+          await yieldToLoop();
+          if (stopped()) return;
+          continue;
+        }
         if (sent === 0) throw new Error('file shrank while it was being sent');
         this.#position += sent;
+        retries = 0;
       }
     }
   }
