@@ -61,6 +61,8 @@ test.describe('settings screens: axe finds no serious or critical violation', ()
       await expect(page.getByRole('button', { name: 'Copy link' })).toHaveCount(2);
       await check('shares');
       await page.getByRole('button', { name: 'Delete' }).first().click();
+      // One row at a time: a second click before the first row left would hit the same link.
+      await expect(page.getByRole('button', { name: 'Copy link' })).toHaveCount(1);
       await page.getByRole('button', { name: 'Delete' }).first().click();
       await expect(page.getByText("You haven't shared anything yet.")).toBeVisible();
       await check('shares, empty');

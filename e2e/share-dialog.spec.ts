@@ -156,6 +156,9 @@ test.describe('share dialog and public link', () => {
     await adminPage.getByRole('button', { name: 'Share', exact: true }).click();
     await dialog.getByRole('button', { name: 'Delete link' }).click();
     const confirm = adminPage.getByRole('alertdialog', { name: 'Delete share link' });
+    await expect(confirm.getByRole('button', { name: 'Delete' })).toBeVisible();
+    // Colours are only final once the dialog's entrance animation has ended.
+    await adminPage.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
     expect(await seriousViolations(adminPage, '.dialog-stack')).toEqual([]);
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await expect(confirm).toHaveCount(0);
