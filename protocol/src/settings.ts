@@ -1,19 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Rule, UserDefaults } from './users.js';
 
-export const HookEvents = [
-  'after_copy',
-  'after_delete',
-  'after_rename',
-  'after_save',
-  'after_upload',
-  'before_copy',
-  'before_delete',
-  'before_rename',
-  'before_save',
-  'before_upload',
-] as const;
-export type HookEvent = (typeof HookEvents)[number];
+export { HookActions, HookEvents, type HookAction, type HookEvent } from './hook-events.js';
 
 export const Branding = Type.Object({
   name: Type.String(),

@@ -1,4 +1,5 @@
 import type { Settings } from '@burrow/protocol';
+import { HookEvents } from '@burrow/protocol/hook-events';
 import { describe, expect, it } from 'vitest';
 import { commandLines, draftFromSettings, HookEventNames, settingsFromDraft } from './settings-draft';
 
@@ -35,7 +36,8 @@ describe('global settings draft', () => {
     expect(draft.shellText).toBe('/bin/sh -c');
     expect(draft.commandsText.after_copy).toBe('echo copied');
     expect(draft.commandsText.before_upload).toBe('');
-    expect(Object.keys(draft.commandsText).sort()).toEqual([...HookEventNames].sort());
+    expect(Object.keys(draft.commandsText).sort()).toEqual([...HookEvents]);
+    expect(HookEventNames.slice(0, 2)).toEqual(['before_copy', 'after_copy']);
   });
 
   it('sends the whole settings object with shell, commands and default commands normalised', () => {

@@ -1,23 +1,9 @@
-import type { HookEvent, Settings, SettingsUpdate } from '@burrow/protocol';
+import type { Settings, SettingsUpdate } from '@burrow/protocol';
+import { HookActions, type HookEvent } from '@burrow/protocol/hook-events';
 import { draftFromDefaults, splitWords, type UserDraft } from '../../../components/forms/user-draft';
 
-/** The ten hook events in the order the command runner card lists them. */
-export const HookEventNames = [
-  'before_copy',
-  'after_copy',
-  'before_delete',
-  'after_delete',
-  'before_rename',
-  'after_rename',
-  'before_save',
-  'after_save',
-  'before_upload',
-  'after_upload',
-] as const satisfies readonly HookEvent[];
-
-// Fails to compile when the protocol gains an event this list lacks.
-const everyEventListed: Exclude<HookEvent, (typeof HookEventNames)[number]> extends never ? true : false = true;
-void everyEventListed;
+/** The hook events as the command runner card lists them: each action's before, then its after. */
+export const HookEventNames: readonly HookEvent[] = HookActions.flatMap((action) => [`before_${action}`, `after_${action}`] as const);
 
 /** The global settings screen's editable state: the loaded settings plus texts as typed. */
 export type SettingsDraft = {
