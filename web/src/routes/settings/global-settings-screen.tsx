@@ -12,6 +12,7 @@ import { draftFromSettings, settingsFromDraft, type SettingsDraft } from './glob
 import { SettingsLoadError, SettingsLoading } from './settings-states';
 import { SettingsPage } from './settings-page';
 import { settingsQueryKey } from './query-keys';
+import { useSaveAction } from './use-save-action';
 
 function GlobalSettingsForm({ settings }: { settings: Settings }) {
   const { t } = useTranslation();
@@ -22,7 +23,7 @@ function GlobalSettingsForm({ settings }: { settings: Settings }) {
   // Saves read the latest draft even when a field applied its value in the same event (a chunk
   // size confirmed by Enter), before React re-rendered.
   const draftRef = useRef(draft);
-  const [isSaving, setSaving] = useState(false);
+  const { isSaving, save: runSave } = useSaveAction();
 
   const update = (change: (current: SettingsDraft) => SettingsDraft) => {
     draftRef.current = change(draftRef.current);
@@ -31,8 +32,7 @@ function GlobalSettingsForm({ settings }: { settings: Settings }) {
 
   const handleSave = async () => {
     const body = settingsFromDraft(draftRef.current);
-    setSaving(true);
-    try {
+    await runSave(async () => {
       await updateSettings(body);
       const saved = await getSettings();
       queryClient.setQueryData(settingsQueryKey, saved);
@@ -46,11 +46,7 @@ function GlobalSettingsForm({ settings }: { settings: Settings }) {
         TusSettings: saved.tus,
       });
       void showSuccess(t('settings.toasts.settingsUpdated'));
-    } catch (error) {
-      void showError(error);
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   const save = () => void handleSave();

@@ -17,6 +17,7 @@ import { settingsQueryKey, userQueryKey, usersQueryKey } from './query-keys';
 import { SettingsCard } from './settings-card';
 import { SettingsLoadError, SettingsLoading } from './settings-states';
 import { SettingsPage } from './settings-page';
+import { useSaveAction } from './use-save-action';
 
 type EditorProps =
   | { mode: 'new'; defaults: UserDefaults; canCreateHome: boolean }
@@ -51,7 +52,7 @@ function UserEditor(props: EditorProps) {
   const [createHome, setCreateHome] = useState(props.mode === 'new' && props.canCreateHome);
   const [scopeBeforeHome, setScopeBeforeHome] = useState(props.mode === 'new' ? props.defaults.scope : '');
   const [currentPassword, setCurrentPassword] = useState('');
-  const [isSaving, setSaving] = useState(false);
+  const { isSaving, save: runSave } = useSaveAction();
 
   // A generated home replaces whatever scope was typed; unticking brings the typed one back.
   const handleCreateHome = (checked: boolean) => {
@@ -66,8 +67,7 @@ function UserEditor(props: EditorProps) {
 
   const handleSave = async () => {
     const password = needsCurrentPassword ? currentPassword : undefined;
-    setSaving(true);
-    try {
+    await runSave(async () => {
       if (props.mode === 'new') {
         const data = { ...props.defaults, ...recordFromDraft(draft, createHome ? '' : draft.scope.trim()) };
         const id = await createUser(data, password);
@@ -85,11 +85,7 @@ function UserEditor(props: EditorProps) {
         if (useSession.getState().user?.id === user.id) await renewSession();
         void showSuccess(t('settings.toasts.userUpdated'));
       }
-    } catch (error) {
-      void showError(error);
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   const idPrefix = props.mode === 'new' ? 'new-user' : `user-${props.user.id}`;

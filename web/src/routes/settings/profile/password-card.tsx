@@ -5,6 +5,7 @@ import { showError, showSuccess } from '../../../lib/notify';
 import { useAppSettings } from '../../../stores/app-settings-store';
 import { useSession } from '../../../stores/session-store';
 import { SettingsCard } from '../settings-card';
+import { useSaveAction } from '../use-save-action';
 
 type Comparison = 'empty' | 'match' | 'mismatch';
 
@@ -21,7 +22,7 @@ export function PasswordCard() {
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const [isSaving, setSaving] = useState(false);
+  const { isSaving, save: runSave } = useSaveAction();
   const comparison = comparePasswords(password, confirmation);
   const stateClass = comparison === 'match' ? ' input--match' : comparison === 'mismatch' ? ' input--mismatch' : '';
 
@@ -32,19 +33,14 @@ export function PasswordCard() {
       void showError(new Error(t('settings.toasts.userNotSet')));
       return;
     }
-    setSaving(true);
-    try {
+    await runSave(async () => {
       // The answer carries a fresh token (older ones are revoked); the HTTP client adopts it.
       await updateUser(user.id, { password }, ['password'], needsCurrent ? current : undefined);
       setPassword('');
       setConfirmation('');
       setCurrent('');
       void showSuccess(t('settings.toasts.passwordUpdated'));
-    } catch (error) {
-      void showError(error);
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   return (

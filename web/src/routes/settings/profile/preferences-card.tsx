@@ -9,6 +9,7 @@ import { EditorThemes, findEditorTheme } from '../../../lib/editor-themes';
 import { showError, showSuccess } from '../../../lib/notify';
 import { renewSession, useSession } from '../../../stores/session-store';
 import { SettingsCard } from '../settings-card';
+import { useSaveAction } from '../use-save-action';
 
 /** The fields this card saves; the profile sends exactly these names. */
 export const PreferenceFields = ['locale', 'hideDotfiles', 'singleClick', 'redirectAfterCopyMove', 'dateFormat', 'aceEditorTheme'] as const;
@@ -28,7 +29,7 @@ function preferencesOf(user: TokenUser): Preferences {
 export function PreferencesCard({ user }: { user: TokenUser }) {
   const { t } = useTranslation();
   const [preferences, setPreferences] = useState(() => preferencesOf(user));
-  const [isSaving, setSaving] = useState(false);
+  const { isSaving, save: runSave } = useSaveAction();
   const set = (change: Partial<Preferences>) => setPreferences((current) => ({ ...current, ...change }));
 
   const handleSave = async () => {
@@ -37,18 +38,13 @@ export function PreferencesCard({ user }: { user: TokenUser }) {
       void showError(new Error(t('settings.toasts.userNotSet')));
       return;
     }
-    setSaving(true);
-    try {
+    await runSave(async () => {
       await updateUser(current.id, preferences, [...PreferenceFields]);
       // The language applies at once; the renewed token then carries every preference.
       await Promise.all([setLanguage(preferences.locale), renewSession()]);
       // Said in the language just chosen, not the one this card was rendered in.
       void showSuccess(i18next.t('settings.toasts.settingsUpdated'));
-    } catch (error) {
-      void showError(error);
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   return (
