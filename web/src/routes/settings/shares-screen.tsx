@@ -13,6 +13,7 @@ import { copyLink } from '../../components/share/copy-link';
 import { sharesQueryKey, usersQueryKey } from './query-keys';
 import { SettingsLoadError, SettingsLoading } from './settings-states';
 import { SettingsPage } from './settings-page';
+import { SettingsTable } from './settings-table';
 
 type SharesTableProps = {
   shares: Share[];
@@ -27,69 +28,53 @@ function SharesTable({ shares, usernames, onCopy, onDelete }: SharesTableProps) 
   const baseURL = useAppSettings((state) => state.settings.BaseURL);
   const locale = currentLocaleTag();
   return (
-    <div className="card settings-table-card">
-      {/* Roles are spelled out: on narrow screens the rows are laid out as blocks, which would drop the table semantics. */}
-      <table className="settings-table" role="table">
-        <caption className="visually-hidden">{t('settings.shares')}</caption>
-        <thead role="rowgroup">
-          <tr role="row">
-            <th scope="col" role="columnheader">{t('settings.sharesList.path')}</th>
-            <th scope="col" role="columnheader">{t('settings.sharesList.expiry')}</th>
-            {usernames && <th scope="col" role="columnheader">{t('settings.userForm.username')}</th>}
-            <th scope="col" role="columnheader">
-              <span className="visually-hidden">{t('settings.actions.label')}</span>
-            </th>
+    <SettingsTable caption={t('settings.shares')} columns={[t('settings.sharesList.path'), t('settings.sharesList.expiry'), ...(usernames ? [t('settings.userForm.username')] : [])]}>
+      {shares.map((share) => {
+        const expiry = share.expire === 0 ? undefined : new Date(share.expire * 1000);
+        const describedBy = `share-${share.hash}-path`;
+        return (
+          <tr role="row" key={share.hash}>
+            <td role="cell" className="settings-table__primary" data-label={t('settings.sharesList.path')}>
+              <a id={describedBy} className="settings-table__link" href={shareLinkUrl(share.hash, baseURL)} target="_blank" rel="noopener noreferrer">
+                {share.path}
+              </a>
+            </td>
+            <td role="cell" data-label={t('settings.sharesList.expiry')}>
+              {expiry ? (
+                <time dateTime={expiry.toISOString()} title={formatAbsolute(expiry, locale)}>
+                  {formatRelative(expiry, locale)}
+                </time>
+              ) : (
+                t('settings.sharesList.permanent')
+              )}
+            </td>
+            {usernames && <td role="cell" data-label={t('settings.userForm.username')}>{share.username || usernames.get(share.userID) || `#${share.userID}`}</td>}
+            <td role="cell" className="settings-table__actions">
+              <button
+                type="button"
+                className="icon-button"
+                aria-label={t('settings.sharesList.copy')}
+                aria-describedby={describedBy}
+                title={t('settings.sharesList.copy')}
+                onClick={() => onCopy(share)}
+              >
+                <Copy aria-hidden="true" size={18} />
+              </button>
+              <button
+                type="button"
+                className="icon-button settings-table__danger"
+                aria-label={t('settings.actions.delete')}
+                aria-describedby={describedBy}
+                title={t('settings.actions.delete')}
+                onClick={() => onDelete(share)}
+              >
+                <Trash2 aria-hidden="true" size={18} />
+              </button>
+            </td>
           </tr>
-        </thead>
-        <tbody role="rowgroup">
-          {shares.map((share) => {
-            const expiry = share.expire === 0 ? undefined : new Date(share.expire * 1000);
-            const describedBy = `share-${share.hash}-path`;
-            return (
-              <tr role="row" key={share.hash}>
-                <td role="cell" className="settings-table__primary" data-label={t('settings.sharesList.path')}>
-                  <a id={describedBy} className="settings-table__link" href={shareLinkUrl(share.hash, baseURL)} target="_blank" rel="noopener noreferrer">
-                    {share.path}
-                  </a>
-                </td>
-                <td role="cell" data-label={t('settings.sharesList.expiry')}>
-                  {expiry ? (
-                    <time dateTime={expiry.toISOString()} title={formatAbsolute(expiry, locale)}>
-                      {formatRelative(expiry, locale)}
-                    </time>
-                  ) : (
-                    t('settings.sharesList.permanent')
-                  )}
-                </td>
-                {usernames && <td role="cell" data-label={t('settings.userForm.username')}>{share.username || usernames.get(share.userID) || `#${share.userID}`}</td>}
-                <td role="cell" className="settings-table__actions">
-                  <button
-                    type="button"
-                    className="icon-button"
-                    aria-label={t('settings.sharesList.copy')}
-                    aria-describedby={describedBy}
-                    title={t('settings.sharesList.copy')}
-                    onClick={() => onCopy(share)}
-                  >
-                    <Copy aria-hidden="true" size={18} />
-                  </button>
-                  <button
-                    type="button"
-                    className="icon-button settings-table__danger"
-                    aria-label={t('settings.actions.delete')}
-                    aria-describedby={describedBy}
-                    title={t('settings.actions.delete')}
-                    onClick={() => onDelete(share)}
-                  >
-                    <Trash2 aria-hidden="true" size={18} />
-                  </button>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+        );
+      })}
+    </SettingsTable>
   );
 }
 

@@ -7,63 +7,48 @@ import { listUsers } from '../../api/users';
 import { usersQueryKey } from './query-keys';
 import { SettingsLoadError, SettingsLoading } from './settings-states';
 import { SettingsPage } from './settings-page';
+import { SettingsTable } from './settings-table';
 
 function UsersTable({ users }: { users: User[] }) {
   const { t } = useTranslation();
   return (
-    <div className="card settings-table-card">
-      {/* Roles are spelled out: on narrow screens the rows are laid out as blocks, which would drop the table semantics. */}
-      <table className="settings-table" role="table">
-        <caption className="visually-hidden">{t('settings.users')}</caption>
-        <thead role="rowgroup">
-          <tr role="row">
-            <th scope="col" role="columnheader">{t('settings.userForm.username')}</th>
-            <th scope="col" role="columnheader">{t('settings.permissions.admin')}</th>
-            <th scope="col" role="columnheader">{t('settings.userForm.scope')}</th>
-            <th scope="col" role="columnheader">
-              <span className="visually-hidden">{t('settings.actions.label')}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody role="rowgroup">
-          {users.map((user) => (
-            <tr role="row" key={user.id}>
-              <td role="cell" className="settings-table__primary" data-label={t('settings.userForm.username')}>
-                {user.username}
-              </td>
-              <td role="cell" data-label={t('settings.permissions.admin')}>
-                {user.perm.admin ? (
-                  <>
-                    <Check aria-hidden="true" size={18} className="settings-table__yes" />
-                    <span className="visually-hidden">{t('settings.usersList.yes')}</span>
-                  </>
-                ) : (
-                  <>
-                    <span aria-hidden="true" className="settings-table__no">
-                      —
-                    </span>
-                    <span className="visually-hidden">{t('settings.usersList.no')}</span>
-                  </>
-                )}
-              </td>
-              <td role="cell" className="settings-table__mono" data-label={t('settings.userForm.scope')}>
-                {user.scope}
-              </td>
-              <td role="cell" className="settings-table__actions">
-                <Link
-                  className="icon-button"
-                  to={`/settings/users/${user.id}`}
-                  aria-label={t('settings.usersList.edit', { username: user.username })}
-                  title={t('settings.usersList.edit', { username: user.username })}
-                >
-                  <Pencil aria-hidden="true" size={18} />
-                </Link>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <SettingsTable caption={t('settings.users')} columns={[t('settings.userForm.username'), t('settings.permissions.admin'), t('settings.userForm.scope')]}>
+      {users.map((user) => (
+        <tr role="row" key={user.id}>
+          <td role="cell" className="settings-table__primary" data-label={t('settings.userForm.username')}>
+            {user.username}
+          </td>
+          <td role="cell" data-label={t('settings.permissions.admin')}>
+            {user.perm.admin ? (
+              <>
+                <Check aria-hidden="true" size={18} className="settings-table__yes" />
+                <span className="visually-hidden">{t('settings.usersList.yes')}</span>
+              </>
+            ) : (
+              <>
+                <span aria-hidden="true" className="settings-table__no">
+                  —
+                </span>
+                <span className="visually-hidden">{t('settings.usersList.no')}</span>
+              </>
+            )}
+          </td>
+          <td role="cell" className="settings-table__mono" data-label={t('settings.userForm.scope')}>
+            {user.scope}
+          </td>
+          <td role="cell" className="settings-table__actions">
+            <Link
+              className="icon-button"
+              to={`/settings/users/${user.id}`}
+              aria-label={t('settings.usersList.edit', { username: user.username })}
+              title={t('settings.usersList.edit', { username: user.username })}
+            >
+              <Pencil aria-hidden="true" size={18} />
+            </Link>
+          </td>
+        </tr>
+      ))}
+    </SettingsTable>
   );
 }
 
