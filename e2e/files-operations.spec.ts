@@ -179,6 +179,9 @@ test.describe('files screen: clipboard, drag and drop, errors and leaving', () =
     await expectSelected(page, ['keep.txt'], ['dest']);
     await page.keyboard.press('ControlOrMeta+c');
     await itemLink(page, 'dest').dblclick();
+    // Both folders hold a keep.txt: wait for the destination's own listing before pasting.
+    await expect(page).toHaveURL(`${server.url}/files/${here}/dest/`);
+    await expect(itemLink(page, 'dest')).toHaveCount(0);
     await expect(itemLink(page, 'keep.txt')).toBeVisible();
     await page.keyboard.press('ControlOrMeta+v');
     await expect(dialog(page, 'Replace or rename?')).toBeVisible();
