@@ -20,7 +20,7 @@ describe('web bundle', () => {
       for (const match of text.matchAll(/import\s+(type\s+)?[^;]*?from\s+['"]@burrow\/protocol(\/[\w-]+)?['"]/g)) {
         const [statement, typeOnly, subpath] = match;
         if (!typeOnly && !subpath) offenders.push(`${path.relative(sourceRoot, file)}: ${statement}`);
-        if (subpath && !['/errors', '/paths', '/startup', '/constants'].includes(subpath)) {
+        if (subpath && !['/errors', '/paths', '/startup', '/constants', '/hook-events'].includes(subpath)) {
           offenders.push(`${path.relative(sourceRoot, file)}: ${subpath} may import the schema runtime`);
         }
       }
@@ -29,7 +29,7 @@ describe('web bundle', () => {
   });
 
   it('the schema-free protocol files import no schema library', () => {
-    for (const name of ['errors', 'paths', 'startup', 'constants']) {
+    for (const name of ['errors', 'paths', 'startup', 'constants', 'hook-events']) {
       const text = fs.readFileSync(path.join(sourceRoot, '../../protocol/src', `${name}.ts`), 'utf8');
       const valueImports = [...text.matchAll(/^import\s+(?!type\b)[^;]*from\s+['"]([^'"]+)['"]/gm)].map((match) => match[1]);
       expect(valueImports, name).toEqual([]);
