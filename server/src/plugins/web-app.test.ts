@@ -270,6 +270,75 @@ describe('static assets', () => {
   });
 });
 
+describe('the PDF viewer page', () => {
+  const VIEWER = `<!doctype html><html><head><script type="module" crossorigin src="/static/assets/viewer.js"></script>
+<link rel="stylesheet" crossorigin href="/static/assets/viewer.css"></head><body></body></html>`;
+
+  const directives = (csp: unknown) => new Map(String(csp).split(';').map((part) => {
+    const [name, ...values] = part.trim().split(/\s+/);
+    return [name!, values.join(' ')] as const;
+  }));
+
+  it('runs sandboxed under its own policy, framed only by the app', async () => {
+    fs.writeFileSync(path.join(dist, 'pdf-viewer.html'), VIEWER);
+    await start();
+    const response = await t.app.inject({ method: 'GET', url: '/static/pdf-viewer.html' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.body).toBe(VIEWER);
+    const csp = directives(response.headers['content-security-policy']);
+    // Opened directly or framed, the page gets an opaque origin: no cookies, storage or app DOM.
+    expect(csp.get('sandbox')).toBe('allow-scripts');
+    expect(csp.get('frame-ancestors')).toBe("'self'");
+    expect(csp.get('default-src')).toBe("'none'");
+    expect(csp.get('script-src')).toBe("'self' 'wasm-unsafe-eval'");
+    expect(csp.get('script-src')).not.toContain("'unsafe-eval'");
+    expect(csp.get('worker-src')).toBe('blob:');
+    expect(csp.get('form-action')).toBe("'none'");
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    // The app's own pages keep refusing to be framed, and let this one in.
+    const page = await t.app.inject({ method: 'GET', url: '/files/' });
+    expect(directives(page.headers['content-security-policy']).get('frame-ancestors')).toBe("'none'");
+    expect(directives(page.headers['content-security-policy']).get('frame-src')).toContain("'self'");
+    expect(page.headers['x-frame-options']).toBe('DENY');
+  });
+
+  it('moves its asset URLs below the base URL', async () => {
+    fs.writeFileSync(path.join(dist, 'pdf-viewer.html'), VIEWER);
+    await start({ baseURL: '/burrow' });
+    const response = await t.app.inject({ method: 'GET', url: '/burrow/static/pdf-viewer.html' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('src="/burrow/static/assets/viewer.js"');
+    expect(response.body).toContain('href="/burrow/static/assets/viewer.css"');
+    expect(directives(response.headers['content-security-policy']).get('sandbox')).toBe('allow-scripts');
+  });
+
+  it('answers 404 when the web app has no viewer page', async () => {
+    await start();
+    const response = await t.app.inject({ method: 'GET', url: '/static/pdf-viewer.html' });
+    expect(response.statusCode).toBe(404);
+    expect(response.body).toBe('404 Not Found\n');
+  });
+
+  it('lets the opaque-origin frame load hashed assets, and only those', async () => {
+    await start();
+    for (const encoding of ['br', 'identity']) {
+      const script = await t.app.inject({ method: 'GET', url: '/static/assets/x.js', headers: { origin: 'null', 'accept-encoding': encoding } });
+      expect(script.statusCode).toBe(200);
+      expect(script.headers['access-control-allow-origin'], encoding).toBe('*');
+      expect(script.headers['access-control-allow-credentials']).toBeUndefined();
+    }
+    const logo = await t.app.inject({ method: 'GET', url: '/static/img/logo.svg', headers: { origin: 'null' } });
+    expect(logo.headers['access-control-allow-origin']).toBeUndefined();
+    const page = await t.app.inject({ method: 'GET', url: '/', headers: { origin: 'null' } });
+    expect(page.headers['access-control-allow-origin']).toBeUndefined();
+    const token = await t.login();
+    const api = await t.request(token, { method: 'GET', url: '/api/resources/', headers: { origin: 'null' } });
+    expect(api.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
 describe('headers on every answer', () => {
   it('sends the security headers on pages, assets and API answers, and no-cache on the API', async () => {
     await start();

@@ -77,6 +77,33 @@ export function pageCsp(config: Config): string {
   ].join('; ');
 }
 
+/** The PDF viewer's page in the web build, shown inside the preview's sandboxed frame. */
+export const PDF_VIEWER_PAGE = 'pdf-viewer.html';
+
+/**
+ * The PDF viewer page's own policy. The page runs with an opaque origin (`sandbox allow-scripts`
+ * here as well as on the frame, so opening it directly is sandboxed too): it reaches nothing of
+ * the app, and only the app's own pages may frame it. Scripts and data files come from the hashed
+ * assets; the document's parser runs in a worker started from a blob: URL; WebAssembly (image
+ * decoders) may be compiled, JavaScript may never be evaluated from strings.
+ */
+export function pdfViewerCsp(): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data: blob:",
+    "connect-src 'self'",
+    'worker-src blob:',
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'self'",
+    'sandbox allow-scripts',
+  ].join('; ');
+}
+
 const FALLBACK_INDEX = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Burrow</title></head>
 <body><!--burrow:startup--><p>The web app has not been built. Run <code>npm run build</code>.</p></body></html>`;
 
@@ -118,13 +145,16 @@ export function acceptedEncodings(header: string | string[] | undefined): (codin
   };
 }
 
-/** Serves the built React app: static assets (precompressed variants) and the index page. */
+/** Serves the built React app: static assets (precompressed variants), the index page and the PDF viewer page. */
 export const webAppPlugin: FastifyPluginAsync<{ config: Config; settings: SettingsService; routeTable?: RouteTable }> = async (
   app,
   { config, settings, routeTable },
 ) => {
   const dist = config.webDist;
   let template: string | undefined;
+
+  /** Root-relative asset URLs of a built page, moved below the base URL. */
+  const withBaseURL = (html: string) => html.replace(/(src|href)="\/static\//g, (_match, attribute: string) => `${attribute}="${config.baseURL}/static/`);
 
   async function loadTemplate(): Promise<string> {
     if (template !== undefined) return template;
@@ -147,10 +177,26 @@ export const webAppPlugin: FastifyPluginAsync<{ config: Config; settings: Settin
     const customCss = startup.CSS ? `<link rel="stylesheet" href="${escapeHtml(startup.StaticURL)}/custom.css">` : '';
     // Replacer functions, not strings: a replacement string would expand `$'`, `$&` and the
     // like found in the branding name into pieces of the template.
-    return html
-      .replace(/(src|href)="\/static\//g, (_match, attribute: string) => `${attribute}="${config.baseURL}/static/`)
+    return withBaseURL(html)
       .replace(/<title>[^<]*<\/title>/, () => `<title>${title}</title>`)
       .replace('<!--burrow:startup-->', () => script + recaptcha + customCss);
+  }
+
+  async function sendPdfViewer(reply: FastifyReply) {
+    let html: string;
+    try {
+      html = await fsp.readFile(path.join(dist, PDF_VIEWER_PAGE), 'utf8');
+    } catch {
+      return sendStatus(reply, 404);
+    }
+    return reply
+      .code(200)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', pdfViewerCsp())
+      .header('x-frame-options', 'SAMEORIGIN')
+      .header('x-content-type-options', 'nosniff')
+      .send(withBaseURL(html));
   }
 
   async function sendIndex(reply: FastifyReply) {
@@ -169,6 +215,7 @@ export const webAppPlugin: FastifyPluginAsync<{ config: Config; settings: Settin
     if (!decoded || decoded.endsWith('/')) return sendStatus(reply, 404);
     const unsafe = (segment: string) => segment === '..' || segment === '.' || segment === '' || segment.includes('\\');
     if (decoded.includes('\0') || decoded.split('/').some(unsafe)) return sendStatus(reply, 404);
+    if (decoded === PDF_VIEWER_PAGE) return sendPdfViewer(reply);
     const brandingFiles = settings.get().branding.files;
     const candidates: string[] = [];
     if (brandingFiles && (decoded.startsWith('img/') || decoded === 'custom.css')) candidates.push(path.join(brandingFiles, decoded));
@@ -196,6 +243,10 @@ export const webAppPlugin: FastifyPluginAsync<{ config: Config; settings: Settin
         .header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=86400')
         .header('x-content-type-options', 'nosniff')
         .header('vary', 'Accept-Encoding');
+      // The PDF viewer's frame has an opaque origin, so its module scripts, stylesheets and data
+      // files are cross-origin requests (`Origin: null`). Hashed assets are public and fetched
+      // without credentials: anyone may read them.
+      if (immutable) reply.header('access-control-allow-origin', '*');
       if (encoding) reply.header('content-encoding', encoding);
       return reply.send(fs.createReadStream(servedFile));
     }
