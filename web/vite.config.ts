@@ -1,10 +1,16 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const protocolSource = fileURLToPath(new URL('../protocol/src/', import.meta.url));
 const sourceRoot = fileURLToPath(new URL('./src/', import.meta.url));
+/** The PDF viewer page: an entry of its own, with nothing shared with the app's start-up. */
+const pdfViewerPage = fileURLToPath(new URL('./pdf-viewer.html', import.meta.url));
+const pdfViewerRoot = `${sourceRoot}pdf-viewer/`;
+const isPdfViewerModule = (id: string) => id === pdfViewerPage || id.startsWith(pdfViewerRoot);
+const pdfjsRoot = path.dirname(fileURLToPath(import.meta.resolve('pdfjs-dist/package.json')));
 
 /**
  * react-router's package exports only name its development build (no `production` condition), which
@@ -17,6 +23,22 @@ const reactRouterProduction: Plugin = {
   enforce: 'pre',
   resolveId(source) {
     return source === 'react-router' ? fileURLToPath(import.meta.resolve('react-router').replace('/development/', '/production/')) : null;
+  },
+};
+
+/**
+ * Vite gives every page its module preload polyfill. The PDF viewer page does without: pdf.js needs
+ * newer browsers than the polyfill is for, and the polyfill would be a chunk shared with the app's
+ * start-up, one more request for every first paint.
+ */
+const pdfViewerWithoutPreloadPolyfill: Plugin = {
+  name: 'pdf-viewer-without-preload-polyfill',
+  apply: 'build',
+  enforce: 'post',
+  transform(code, id) {
+    if (id !== pdfViewerPage) return null;
+    const stripped = code.replace(/import\s*["']vite\/modulepreload-polyfill(?:\.js)?["'];?/, '');
+    return stripped === code ? null : { code: stripped, map: null };
   },
 };
 
@@ -107,7 +129,7 @@ const translationSections: Plugin = {
  * chunks. Static import closures decide; they are exact because icons are imported one by one.
  */
 function screenChunks(screens: { layout: string; files: string; guest: string[]; routeTable: string }) {
-  const plan = { startup: new Set<string>(), layout: new Set<string>(), files: new Set<string>() };
+  const plan = { startup: new Set<string>(), layout: new Set<string>(), files: new Set<string>(), shared: new Set<string>() };
   const plugin: Plugin = {
     name: 'screen-chunks',
     apply: 'build',
@@ -124,7 +146,13 @@ function screenChunks(screens: { layout: string; files: string; guest: string[];
         return seen;
       };
       const ids = [...this.getModuleIds()];
-      const initial = closure(ids.filter((id) => this.getModuleInfo(id)?.isEntry));
+      // The PDF viewer page is an entry too, but the app never loads it: pdf.js stays out of the start-up chunk.
+      const initial = closure(ids.filter((id) => this.getModuleInfo(id)?.isEntry && !isPdfViewerModule(id)));
+      // What the PDF viewer page shares with the app (Vite's module preload polyfill) gets a chunk
+      // of its own: in the app's start-up chunk, the viewer would load and run all of that.
+      const viewer = closure(ids.filter((id) => this.getModuleInfo(id)?.isEntry && isPdfViewerModule(id)));
+      plan.shared = new Set([...viewer].filter((id) => initial.has(id)));
+      for (const id of plan.shared) initial.delete(id);
       const layout = closure([screens.layout]);
       const files = closure([screens.files]);
       // What the login screen shares with the signed-in screens joins the start-up chunk.
@@ -140,6 +168,7 @@ function screenChunks(screens: { layout: string; files: string; guest: string[];
     },
   };
   const groups = [
+    { name: 'shared', test: (id: string) => plan.shared.has(id), priority: 4 },
     { name: 'startup', test: (id: string) => plan.startup.has(id), priority: 3 },
     { name: 'layout', test: (id: string) => plan.layout.has(id), priority: 2 },
     { name: 'files', test: (id: string) => plan.files.has(id), priority: 1 },
@@ -156,9 +185,11 @@ const chunks = screenChunks({
 
 export default defineConfig({
   base: '/static/',
-  plugins: [react(), translationSections, reactRouterProduction, lucideIconImports(), chunks.plugin],
+  plugins: [react(), translationSections, reactRouterProduction, lucideIconImports(), pdfViewerWithoutPreloadPolyfill, chunks.plugin],
   resolve: {
     alias: [
+      // pdf.js's data files (character maps, fonts), found by glob in the PDF viewer.
+      { find: /^pdfjs-dist-files\/(.*)$/, replacement: `${pdfjsRoot}/$1` },
       // Runtime values come from the schema-free protocol files (`@burrow/protocol/errors` …);
       // the package root is for `import type` only.
       { find: /^@burrow\/protocol\/(.+)$/, replacement: `${protocolSource}$1.ts` },
@@ -178,7 +209,10 @@ export default defineConfig({
     sourcemap: false,
     target: 'es2022',
     chunkSizeWarningLimit: 700,
-    rolldownOptions: { output: { codeSplitting: { groups: chunks.groups } } },
+    rolldownOptions: {
+      input: { main: fileURLToPath(new URL('./index.html', import.meta.url)), 'pdf-viewer': pdfViewerPage },
+      output: { codeSplitting: { groups: chunks.groups } },
+    },
   },
   server: {
     proxy: { '/api': 'http://127.0.0.1:8080' },
