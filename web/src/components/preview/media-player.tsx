@@ -1,6 +1,8 @@
 import { Music } from 'lucide-react';
 import './media-player.css';
 
+export { PdfFrame } from './pdf-frame';
+
 export type SubtitleTrack = {
   url: string;
   /** Shown in the player's caption menu. */
@@ -31,21 +33,6 @@ export function AudioPlayer({ url, name }: { url: string; name: string }) {
       </div>
       <p className="media-player__title">{name}</p>
       <audio className="media-player__audio" src={url} controls preload="metadata" aria-label={name} />
-    </div>
-  );
-}
-
-/**
- * A PDF in a frame, shown by the browser's own viewer. The frame carries no `sandbox` attribute
- * on purpose: browsers treat their PDF viewer as a plugin, and a sandboxed frame never runs
- * plugins (no sandbox keyword lifts that), so Chromium would show a "blocked" page instead.
- * The document cannot act as the app anyway: the server sends it as `application/pdf` with
- * `nosniff` and a `script-src 'none'` policy, and the viewer runs in its own origin.
- */
-export function PdfFrame({ url, name }: { url: string; name: string }) {
-  return (
-    <div className="media-player media-player--pdf">
-      <iframe className="media-player__frame" src={url} title={name} referrerPolicy="same-origin" />
     </div>
   );
 }

@@ -93,7 +93,36 @@ export function PreviewContent({ file, onSwipe }: PreviewContentProps) {
     case 'audio':
       return <AudioPlayer url={rawUrl(file.path, { inline: true })} name={file.name} />;
     case 'pdf':
-      return <PdfFrame url={rawUrl(file.path, { inline: true })} name={file.name} />;
+      return (
+        <PdfFrame
+          url={rawUrl(file.path, { inline: true })}
+          downloadUrl={rawUrl(file.path)}
+          name={file.name}
+          labels={{
+            viewer: {
+              toolbar: t('preview.pdf.toolbar'),
+              previousPage: t('preview.pdf.previousPage'),
+              nextPage: t('preview.pdf.nextPage'),
+              // Filled in by the viewer, page by page.
+              pageOf: t('preview.pdf.pageOf', { page: '{page}', count: '{count}' }),
+              zoomIn: t('preview.zoomIn'),
+              zoomOut: t('preview.zoomOut'),
+              fitWidth: t('preview.pdf.fitWidth'),
+              zoom: t('preview.zoomControls'),
+              document: t('preview.pdf.pages'),
+              loading: t('preview.pdf.loading'),
+              damaged: t('preview.pdf.damaged'),
+              encrypted: t('preview.pdf.encrypted'),
+              unavailable: t('preview.pdf.unavailable'),
+            },
+            progress: (received, total) => t('preview.pdf.progress', { received, total }),
+            loadFailed: (reason) => t('preview.pdf.loadFailed', { reason }),
+            tooLarge: (limit) => t('preview.pdf.tooLarge', { limit }),
+            size: t('files.size'),
+            download: t('buttons.download'),
+          }}
+        />
+      );
     case 'invalid_link':
       return card(t('preview.brokenLink'), <Link2Off size={56} strokeWidth={1.25} />);
     default:
