@@ -72,13 +72,18 @@ test.describe('previews', () => {
 
     const pdfResponse = adminPage.waitForResponse((response) => response.url().includes('doc.pdf?inline=true'));
     await openPreview(adminPage, `${root.folder}/doc.pdf`);
+    // The app fetches the file and shows it with its own viewer, in a frame with an opaque origin.
     const frame = adminPage.locator('iframe.media-player__frame');
     await expect(frame).toHaveAttribute('title', 'doc.pdf');
+    await expect(frame).toHaveAttribute('sandbox', 'allow-scripts');
     const response = await pdfResponse;
     expect(response.status()).toBe(200);
+    expect(response.request().frame()).toBe(adminPage.mainFrame());
     expect(await response.headerValue('content-type')).toContain('application/pdf');
-    // The document can never script the app: the server forbids script in it.
+    // Opened directly, the document could never script the app either: the server forbids script in it.
     expect(await response.headerValue('content-security-policy')).toContain("script-src 'none'");
+    await expect(adminPage.locator('.media-player--pdf')).toHaveAttribute('data-status', 'shown');
+    await expect(adminPage.frameLocator('iframe.media-player__frame').getByRole('img', { name: 'Page 1 of 1' })).toBeVisible();
   });
 
   test('arrow keys, buttons and swipes step through the folder; Escape goes back with the file selected', async ({ adminPage, root, server }) => {
