@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Frame, Page } from '@playwright/test';
-import { expect, test, waitForApp, type RootFolder } from './fixtures';
+import { AdminPassword, expect, test, waitForApp, type RootFolder } from './fixtures';
 import { repositoryRoot, webDist } from './support/burrow-server';
+import { sharedFixtures } from './support/root-folder';
 
 /** Kept out of Playwright's own output folder, which every run empties, so they can be looked at afterwards. */
 const shotsFolder = path.join(repositoryRoot, 'test-results/pdf-shots');
@@ -14,6 +15,9 @@ type PdfOptions = {
   catalog?: string;
   /** Extra entries for every page (annotations, say). */
   page?: string;
+  /** Extra fonts for every page's resources, and drawing operators using them. */
+  fonts?: string;
+  content?: string;
   /** Extra objects, numbered from 100. */
   objects?: string[];
   /** Encrypts with the standard handler (RC4, 40 bits) under this user password. */
@@ -55,8 +59,8 @@ function makePdf(texts: string[], options: PdfOptions = {}): Buffer {
   texts.forEach((text, index) => {
     const lines = text.split('\n').map((line, row) => `BT /F1 28 Tf 72 ${700 - row * 40} Td (${line}) Tj ET`);
     // A thick frame and a filled block, so a drawn page has plenty of dark pixels.
-    const content = `0 0 0 rg 60 60 492 8 re f 60 300 200 120 re f\n${lines.join('\n')}`;
-    objects[pageIds[index]!] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${pageIds[index]! + 1} 0 R /Resources << /Font << /F1 3 0 R >> >> ${options.page ?? ''}>>`;
+    const content = `0 0 0 rg 60 60 492 8 re f 60 300 200 120 re f\n${lines.join('\n')}\n${options.content ?? ''}`;
+    objects[pageIds[index]!] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${pageIds[index]! + 1} 0 R /Resources << /Font << /F1 3 0 R ${options.fonts ?? ''}>> >> ${options.page ?? ''}>>`;
     objects[pageIds[index]! + 1] = `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`;
   });
   options.objects?.forEach((object, index) => (objects[100 + index] = object));
@@ -307,6 +311,48 @@ test.describe('PDF preview', () => {
     expect(frame.url()).toMatch(/\/static\/pdf-viewer\.html$/);
     expect(dialogs).toEqual([]);
     expect(outside).toEqual([]);
+  });
+
+  test('a font the document does not embed comes from the viewer\'s own assets', async ({ adminPage, root }) => {
+    root.write(
+      `${root.folder}/symbols.pdf`,
+      makePdf(['Dingbats below'], {
+        objects: ['<< /Type /Font /Subtype /Type1 /BaseFont /ZapfDingbats >>'],
+        fonts: '/F2 100 0 R ',
+        content: 'BT /F2 96 Tf 72 200 Td (4444) Tj ET',
+      }),
+    );
+    const fontResponse = adminPage.waitForResponse((response) => /\/static\/assets\/FoxitDingbats-[\w-]+\.pfb$/.test(new URL(response.url()).pathname));
+    await openPreview(adminPage, `${root.folder}/symbols.pdf`);
+    const frame = await openedViewer(adminPage);
+    const response = await fontResponse;
+    expect(response.status()).toBe(200);
+    expect(response.frame()).toBe(frame);
+    // The check marks (ZapfDingbats "4") are drawn in the lower part of the page.
+    await expect
+      .poll(() =>
+        frame.evaluate(() => {
+          const canvas = document.querySelector<HTMLCanvasElement>('.page canvas');
+          if (!canvas) return 0;
+          const top = Math.floor(canvas.height * 0.62);
+          const { data } = canvas.getContext('2d')!.getImageData(0, top, canvas.width, Math.floor(canvas.height * 0.1));
+          let dark = 0;
+          for (let index = 0; index < data.length; index += 4) if (data[index]! < 80) dark += 1;
+          return dark;
+        }),
+      )
+      .toBeGreaterThan(300);
+  });
+
+  test('works below a base URL', async ({ launchServer, pageAs }) => {
+    const other = await launchServer({ baseURL: '/burrow' });
+    fs.copyFileSync(path.join(sharedFixtures, 'media/doc.pdf'), path.join(other.root, 'doc.pdf'));
+    const page = await pageAs({ username: 'admin', password: AdminPassword }, { server: other });
+    await page.goto(`${other.url}/files/doc.pdf`);
+    await waitForApp(page);
+    await expect(viewerFrame(page)).toHaveAttribute('src', '/burrow/static/pdf-viewer.html');
+    const frame = await openedViewer(page);
+    await expect.poll(() => darkPixels(frame, 1)).toBeGreaterThan(500);
   });
 
   test('a PDF over the size limit is offered for download instead of being loaded', async ({ adminPage, root }) => {
