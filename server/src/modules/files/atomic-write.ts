@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { StagingWriter } from '../../storage/staging-writer.js';
 import { TEMP_PREFIX } from './file-info.js';
 
 /** A fresh staging path next to `target`, so the final rename never crosses filesystems. */
@@ -36,26 +38,20 @@ export type AtomicWriteOptions = {
  * Streams `body` into a staging file beside `target`, fsyncs it and renames it over the target.
  * Readers see either the old file or the complete new one. On any failure, including the client
  * going away mid-body, the staging file is removed and the target is left as it was. The staging
- * file is created exclusively, so a link planted at its name can never be written through.
- * Returns the stat of the written file (bigint, for the ETag's nanoseconds).
+ * file is created exclusively, so a link planted at its name can never be written through. Bytes
+ * go to disk in large batches, flushed in the background while the rest arrives, so the final
+ * fsync of a big body waits only for its tail. Returns the stat of the written file (bigint, for
+ * the ETag's nanoseconds).
  */
 export async function writeAtomically(target: string, body: AsyncIterable<Buffer | string> | Readable, options: AtomicWriteOptions): Promise<fs.BigIntStats> {
   const staging = stagingPathFor(target);
   const handle = await fsp.open(staging, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, options.fileMode);
+  // The final fsync also covers a kept mode, set before any byte is written.
+  const writer = new StagingWriter(handle, 0, Number.MAX_SAFE_INTEGER, 'all');
   let closed = false;
   try {
-    let position = 0;
-    for await (const chunk of body) {
-      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      let offset = 0;
-      while (offset < buffer.length) {
-        const { bytesWritten } = await handle.write(buffer, offset, buffer.length - offset, position);
-        offset += bytesWritten;
-        position += bytesWritten;
-      }
-    }
     if (options.keepMode !== undefined) await handle.chmod(options.keepMode);
-    await handle.sync();
+    await pipeline(body, writer);
     const stat = await handle.stat({ bigint: true });
     closed = true;
     await handle.close();
@@ -63,7 +59,10 @@ export async function writeAtomically(target: string, body: AsyncIterable<Buffer
     if (options.syncFolder !== false) await syncFolder(path.dirname(target));
     return stat;
   } catch (error) {
-    if (!closed) await handle.close().catch(() => undefined);
+    if (!closed) {
+      await writer.settle();
+      await handle.close().catch(() => undefined);
+    }
     await fsp.unlink(staging).catch(() => undefined);
     throw error;
   }

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OverLengthError, StagingWriter, drainBody, receiveBody } from './body-writer.js';
+import { OverLengthError, StagingWriter } from '../../storage/staging-writer.js';
+import { drainBody, receiveBody } from './body-writer.js';
 
 let dir: string;
 let file: string;

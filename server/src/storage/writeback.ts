@@ -1,0 +1,38 @@
+import { createRequire } from 'node:module';
+
+/**
+ * Starts writing a byte range of an open file to disk without waiting for it, and without the
+ * journal commit an fsync costs: the kernel's `sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE`.
+ * The call runs on a thread of the pool, so a busy disk never holds up the event loop. It makes
+ * nothing durable on its own; a final fsync still does, but then only waits for what is left.
+ */
+export type StartWriteback = (fd: number, offset: number, length: number) => Promise<void>;
+
+const SYNC_FILE_RANGE_WRITE = 2;
+
+type AsyncFunction = { async(...args: unknown[]): void };
+type Koffi = { load(name: string): { func(signature: string): AsyncFunction }; errno(): number };
+
+let binding: StartWriteback | null | undefined;
+
+/** `sync_file_range` through the foreign-function binding listings and downloads use; null where it cannot be had. */
+export function startWriteback(): StartWriteback | null {
+  if (binding !== undefined) return binding;
+  binding = null;
+  if (process.platform !== 'linux') return binding;
+  try {
+    const koffi = createRequire(import.meta.url)('koffi') as Koffi;
+    const call = koffi.load('libc.so.6').func('int sync_file_range(int fd, int64_t offset, int64_t nbytes, unsigned int flags)');
+    binding = (fd, offset, length) =>
+      new Promise((resolve, reject) => {
+        call.async(fd, offset, length, SYNC_FILE_RANGE_WRITE, (error: unknown, result: number) => {
+          if (error) reject(error instanceof Error ? error : new Error(String(error)));
+          else if (result !== 0) reject(new Error('sync_file_range failed'));
+          else resolve();
+        });
+      });
+  } catch {
+    binding = null;
+  }
+  return binding;
+}
