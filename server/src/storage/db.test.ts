@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from './db.js';
+import SQLite from 'better-sqlite3';
+import { openDatabase, withStatementCache } from './db.js';
 
 describe('openDatabase', () => {
   let dir: string;
@@ -55,6 +56,45 @@ describe('openDatabase', () => {
       };
       await db.insertInto('users').values(row).execute();
       await expect(db.insertInto('users').values(row).execute()).rejects.toThrow(/UNIQUE/);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
+
+describe('withStatementCache', () => {
+  it('prepares a statement once per SQL text, again while it is busy, and evicts the oldest', () => {
+    const sqlite = new SQLite(':memory:');
+    const cache = withStatementCache(sqlite, 2);
+    try {
+      sqlite.exec('create table t (n integer); insert into t values (1), (2), (3)');
+      const select = cache.prepare('select n from t order by n') as SQLite.Statement;
+      expect(cache.prepare('select n from t order by n')).toBe(select);
+      const iterator = select.iterate() as IterableIterator<{ n: number }>;
+      expect(iterator.next().value).toEqual({ n: 1 });
+      // Still iterating: a second use gets a statement of its own and the same answers.
+      const second = cache.prepare('select n from t order by n') as SQLite.Statement;
+      expect(second).not.toBe(select);
+      expect(second.all()).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+      iterator.return?.();
+      expect(cache.prepare('select n from t order by n')).toBe(select);
+      cache.prepare('select 1');
+      cache.prepare('select 2');
+      expect(cache.prepare('select n from t order by n')).not.toBe(select);
+    } finally {
+      cache.close();
+    }
+    expect(sqlite.open).toBe(false);
+  });
+
+  it('keeps cached statements right across a schema change', async () => {
+    const db = await openDatabase(':memory:');
+    try {
+      const read = () => db.selectFrom('settings').selectAll().where('key', '=', 'probe').executeTakeFirst();
+      await db.insertInto('settings').values({ key: 'probe', value: 'one' }).execute();
+      expect((await read())?.value).toBe('one');
+      await sql`alter table settings add column extra text default 'x'`.execute(db);
+      expect(await read()).toEqual({ key: 'probe', value: 'one', extra: 'x' });
     } finally {
       await db.destroy();
     }

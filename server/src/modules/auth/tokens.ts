@@ -22,6 +22,21 @@ export function toTokenUser(user: UserRecord): TokenUser {
   };
 }
 
+const importedKeys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
+
+/**
+ * The signing key as an HMAC-SHA-256 key object, imported once per key: given raw bytes, the
+ * token library imports them again on every call, a cost every authenticated request paid.
+ */
+function hmacKey(key: Uint8Array): Promise<CryptoKey> {
+  let imported = importedKeys.get(key);
+  if (!imported) {
+    imported = crypto.webcrypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    importedKeys.set(key, imported);
+  }
+  return imported;
+}
+
 export async function signToken(user: UserRecord, key: Uint8Array, lifetimeSeconds: number): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ user: toTokenUser(user), ims: Date.now() })
@@ -30,7 +45,7 @@ export async function signToken(user: UserRecord, key: Uint8Array, lifetimeSecon
     .setIssuedAt(now)
     .setExpirationTime(now + lifetimeSeconds)
     .setJti(crypto.randomBytes(16).toString('base64url'))
-    .sign(key);
+    .sign(await hmacKey(key));
 }
 
 export type VerifiedToken = { payload: TokenPayload & { ims?: number }; expired: boolean };
@@ -47,7 +62,7 @@ export function issuedAtMs(payload: TokenPayload & { ims?: number }): number {
  */
 export async function verifyToken(token: string, key: Uint8Array): Promise<VerifiedToken | undefined> {
   try {
-    const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], requiredClaims: ['exp', 'iat'] });
+    const { payload } = await jwtVerify(token, await hmacKey(key), { algorithms: ['HS256'], requiredClaims: ['exp', 'iat'] });
     if (!isPayload(payload)) return undefined;
     return { payload, expired: false };
   } catch (error) {
