@@ -77,8 +77,7 @@ export async function request(path: string, options: RequestOptions = {}): Promi
   try {
     response = await fetch(apiUrl(path), { method: options.method ?? 'GET', headers, body, signal: options.signal, credentials: 'same-origin' });
   } catch (error) {
-    const aborted = options.signal?.aborted || (error instanceof DOMException && error.name === 'AbortError');
-    throw new ApiError(NoConnectionMessage, 0, Boolean(aborted));
+    throw connectionError(error, options.signal);
   }
 
   if (useAuth && token) {
@@ -117,6 +116,21 @@ export async function requestJson<T>(path: string, options?: RequestOptions): Pr
   return (await response.json()) as T;
 }
 
+/** The error for a request or a body that the network cut off (or that was aborted on purpose). */
+function connectionError(error: unknown, signal: AbortSignal | undefined): ApiError {
+  const aborted = signal?.aborted || (error instanceof DOMException && error.name === 'AbortError');
+  return new ApiError(NoConnectionMessage, 0, Boolean(aborted));
+}
+
+/** The next piece of a streamed answer; a broken connection becomes the no-connection error. */
+export async function readChunk<T>(reader: ReadableStreamDefaultReader<T>, signal: AbortSignal | undefined): Promise<ReadableStreamReadResult<T>> {
+  try {
+    return await reader.read();
+  } catch (error) {
+    throw connectionError(error, signal);
+  }
+}
+
 /**
  * A streamed text answer read line by line as it arrives (newline-delimited JSON, for instance).
  * Each network chunk yields the complete lines it finished, so a caller can update once per
@@ -131,13 +145,7 @@ export async function* requestLines(path: string, options?: RequestOptions): Asy
   let isDone = false;
   try {
     for (;;) {
-      let chunk: ReadableStreamReadResult<string>;
-      try {
-        chunk = await reader.read();
-      } catch (error) {
-        const aborted = options?.signal?.aborted || (error instanceof DOMException && error.name === 'AbortError');
-        throw new ApiError(NoConnectionMessage, 0, Boolean(aborted));
-      }
+      const chunk = await readChunk(reader, options?.signal);
       if (chunk.done) break;
       pending += chunk.value;
       const end = pending.lastIndexOf('\n');

@@ -1,5 +1,4 @@
-import { ApiError, NoConnectionMessage } from '../../api/api-error';
-import { apiUrl, request } from '../../api/http-client';
+import { apiUrl, readChunk, request } from '../../api/http-client';
 
 /** Larger PDFs are offered for download instead: the viewer holds the whole file in memory. */
 export const PdfSizeLimit = 200 * 1024 * 1024;
@@ -34,14 +33,7 @@ export async function downloadPdf(url: string, options: { signal?: AbortSignal; 
   options.onProgress?.({ received, total });
   try {
     for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
-      try {
-        chunk = await reader.read();
-      } catch (error) {
-        const aborted = options.signal?.aborted || (error instanceof DOMException && error.name === 'AbortError');
-        throw new ApiError(NoConnectionMessage, 0, Boolean(aborted));
-      }
-      const { done, value } = chunk;
+      const { done, value } = await readChunk(reader, options.signal);
       if (done) break;
       if (received + value.byteLength > limit) {
         await reader.cancel().catch(() => undefined);
