@@ -135,6 +135,24 @@ test.describe('previews', () => {
     await expect(adminPage.locator('[aria-selected="true"]')).toContainText('doc.pdf');
   });
 
+  test('Escape pressed the moment the next file shows still returns with that file selected', async ({ adminPage, root, server }) => {
+    copyMedia(root, ['photo.jpg', 'tone.mp3']);
+    await openPreview(adminPage, `${root.folder}/photo.jpg`);
+    await expect(previewTitle(adminPage)).toHaveText('photo.jpg');
+    // Escape goes in as soon as the title changes, before the screen's effects of the step have run.
+    await adminPage.locator('.preview-bar__name').evaluate((title) => {
+      new MutationObserver((_changes, observer) => {
+        if (title.textContent !== 'tone.mp3') return;
+        observer.disconnect();
+        document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true }));
+      }).observe(title, { childList: true, characterData: true, subtree: true });
+    });
+    await adminPage.keyboard.press('ArrowRight');
+    await expect(adminPage).toHaveURL(`${server.url}/files/${root.folder}/`);
+    await expect(adminPage.locator('[aria-selected="true"]')).toHaveCount(1);
+    await expect(adminPage.locator('[aria-selected="true"]')).toContainText('tone.mp3');
+  });
+
   test('delete from the preview moves on to the next file, and back to the folder after the last', async ({ adminPage, root, server }) => {
     copyMedia(root, ['photo.jpg', 'tone.mp3']);
     await openPreview(adminPage, `${root.folder}/photo.jpg`);

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { parentPath } from '../lib/paths';
 
 type SelectionState = {
   /** Selected items of the folder on screen, by virtual path. */
@@ -29,6 +30,17 @@ export function clearSelection(): void {
 
 export function setMultipleSelection(isMultiple: boolean): void {
   useSelection.setState({ isMultiple });
+}
+
+/**
+ * Arriving at a folder keeps only the selected items inside it (an operation that opens its
+ * destination, or closing a preview, preselects something there) and ends multiple selection.
+ */
+export function keepSelectionIn(folder: string): void {
+  const { selected, isMultiple } = useSelection.getState();
+  const kept = new Set([...selected].filter((item) => parentPath(item) === folder));
+  if (kept.size !== selected.size) setSelection(kept, null);
+  if (isMultiple) setMultipleSelection(false);
 }
 
 /** Selects one item (the preselection after a reload) and asks the listing to bring it into view. */

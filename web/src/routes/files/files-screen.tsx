@@ -3,8 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { isApiError } from '../../api/api-error';
 import { ErrorScreen } from '../../components/errors/error-screen';
-import { parentPath } from '../../lib/paths';
-import { clearSelection, setSelection, useSelection } from '../../stores/selection-store';
+import { clearSelection } from '../../stores/selection-store';
 import { useSession } from '../../stores/session-store';
 import { usePageTitle } from '../use-page-title';
 import { asFolder } from './file-operations';
@@ -15,21 +14,6 @@ import { FolderView } from './folder-view';
 import { useResource } from './use-resource';
 import './files-screen.css';
 
-/**
- * Leaving a folder clears the selection, except for items of the folder arrived at (an operation
- * that opens its destination preselects what it put there); leaving the screen clears it all.
- */
-function useSelectionScopedTo(path: string) {
-  useEffect(() => {
-    const folder = asFolder(path);
-    const { selected } = useSelection.getState();
-    const kept = new Set([...selected].filter((item) => parentPath(item) === folder));
-    if (kept.size !== selected.size) setSelection(kept, null);
-    useSelection.setState({ isMultiple: false });
-  }, [path]);
-  useEffect(() => clearSelection, []);
-}
-
 /** The files screen: a folder's listing or a file, under breadcrumbs, with loading and error states. */
 export function FilesScreen() {
   const { t } = useTranslation();
@@ -38,7 +22,8 @@ export function FilesScreen() {
   const user = useSession((state) => state.user);
   const resource = useResource(path);
   usePageTitle(t('titles.files'));
-  useSelectionScopedTo(path);
+  // Leaving the files screen clears the selection; folders scope it as they are shown.
+  useEffect(() => clearSelection, []);
 
   let body;
   if (resource.data && user) {

@@ -1,6 +1,6 @@
 import type { Resource, ResourceItem, TokenUser } from '@burrow/protocol';
 import { FolderOpen, ListChecks, X } from 'lucide-react';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { thumbnailUrl } from '../../api/resources';
 import { groupDigits } from '../../components/listing/group-digits';
@@ -14,7 +14,7 @@ import { showError } from '../../lib/notify';
 import { useAppSettings } from '../../stores/app-settings-store';
 import { useClipboard } from '../../stores/clipboard-store';
 import { useDialogs } from '../../stores/dialog-store';
-import { clearSelection, setMultipleSelection, setSelection, useSelection } from '../../stores/selection-store';
+import { clearSelection, keepSelectionIn, setMultipleSelection, setSelection, useSelection } from '../../stores/selection-store';
 import { dropInto } from './file-operations';
 import type { FileActionContext } from './files-actions';
 import { FilesHeading } from './files-heading';
@@ -58,6 +58,9 @@ export function FolderView({ folder, resource, user, isRefreshing }: FolderViewP
   const locale = currentLocaleTag();
   const settings = useAppSettings((state) => state.settings);
   const { selected, anchor, isMultiple, reveal } = useSelection();
+  // Scoped here, where a folder is shown, not on every path: a file page shown a moment before
+  // must not trim a selection made for the folder it is closing back to.
+  useEffect(() => keepSelectionIn(folder), [folder]);
   const clipboard = useClipboard();
   const hasDialog = useDialogs((state) => state.stack.length > 0);
   const [pendingSorting, setPendingSorting] = useState<{ by: SortField; asc: boolean } | null>(null);

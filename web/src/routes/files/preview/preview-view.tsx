@@ -1,7 +1,7 @@
 import type { Resource, ResourceItem } from '@burrow/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { fetchResource } from '../../../api/resources';
@@ -62,7 +62,9 @@ export default function PreviewView({ file }: { file: Resource }) {
     sectionRef.current?.focus({ preventScroll: true });
   }, []);
 
-  useEffect(() => {
+  // Registered during the commit (a layout effect), so a key pressed the moment a step shows the
+  // next file already acts on that file, not on the one before.
+  useLayoutEffect(() => {
     const handleKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || isOwnedByControl(event.target)) return;
       if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
