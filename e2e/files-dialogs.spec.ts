@@ -51,6 +51,7 @@ test.describe('files screen: info, help and delete dialogs', () => {
     await action(page, 'Info').click();
     await expect(infoValue(info, 'Type')).toHaveText('Text document');
     await page.keyboard.press('Escape');
+    await expect(info).toHaveCount(0);
 
     // A folder counts its own folders and files (fetched for the dialog), without a size or checksums.
     await itemLink(page, 'album').click();
@@ -61,6 +62,7 @@ test.describe('files screen: info, help and delete dialogs', () => {
     await expect(infoValue(info, 'Size')).toHaveCount(0);
     await expect(info.getByRole('button', { name: /Calculate/ })).toHaveCount(0);
     await page.keyboard.press('Escape');
+    await expect(info).toHaveCount(0);
 
     // Nothing selected: the folder on screen.
     await page.keyboard.press('Escape');
@@ -70,6 +72,7 @@ test.describe('files screen: info, help and delete dialogs', () => {
     await expect(infoValue(info, 'Folders')).toHaveText('1');
     await expect(infoValue(info, 'Files')).toHaveText('3');
     await page.keyboard.press('Escape');
+    await expect(info).toHaveCount(0);
 
     // Several items: how many, of which kind, and the files' total size.
     await itemLink(page, 'album').click();
