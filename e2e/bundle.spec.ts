@@ -41,6 +41,29 @@ test.describe('bundle and page security', () => {
     });
   }
 
+  test('the editor comes as chunks of its own, loaded only when a text file opens', async ({ adminPage, root }) => {
+    root.write(`${root.folder}/notes.md`, '# Notes\n\nplain text\n');
+    const scripts: string[] = [];
+    adminPage.on('request', (request) => {
+      const url = new URL(request.url());
+      if (request.resourceType() === 'script' || url.pathname.endsWith('.js')) scripts.push(url.pathname);
+    });
+    await adminPage.goto(`files/${root.folder}/`);
+    await waitForApp(adminPage);
+    await adminPage.waitForLoadState('networkidle');
+    const listing = new Set(scripts);
+    expect([...listing].some((script) => /ace/i.test(script))).toBe(false);
+    await adminPage.getByRole('link', { name: 'notes.md' }).first().dblclick();
+    await expect(adminPage.locator('.ace_editor')).toBeVisible();
+    await adminPage.waitForLoadState('networkidle');
+    const editorChunks = [...new Set(scripts)].filter((script) => !listing.has(script));
+    expect(editorChunks.some((script) => /ace/i.test(script))).toBe(true);
+    const sum = (list: Iterable<string>) => [...list].reduce((total, script) => total + gzippedSize(script), 0);
+    const before = sum(listing);
+    const added = sum(editorChunks);
+    console.log(`text editor: ${(before / 1000).toFixed(1)} KB gzipped before a text file opens, ${((before + added) / 1000).toFixed(1)} KB with the editor's ${editorChunks.length} chunks (${(added / 1000).toFixed(1)} KB)`);
+  });
+
   test('no built chunk carries the schema runtime', async () => {
     const assets = fs.readdirSync(path.join(webDist, 'assets')).filter((name) => name.endsWith('.js'));
     expect(assets.length).toBeGreaterThan(0);
