@@ -48,6 +48,13 @@ test.describe('layout', () => {
     const menu = adminPage.getByRole('button', { name: 'Toggle the menu' });
     const myFiles = adminPage.getByRole('link', { name: 'My files' });
     await expect(menu).toBeVisible();
+    // The files screen's actions take the room of the app's name: the logo stays, the name is
+    // still the link's accessible name, and nothing in the bar is cut off.
+    const brand = adminPage.locator('.top-bar__brand');
+    await expect(brand).toHaveAccessibleName('Burrow');
+    expect((await brand.locator('span').boundingBox())!.width).toBeLessThanOrEqual(1);
+    const bar = adminPage.locator('.top-bar');
+    expect(await bar.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
     await expect(myFiles).toBeHidden();
     await menu.click();
     await expect(menu).toHaveAttribute('aria-expanded', 'true');
