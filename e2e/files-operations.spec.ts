@@ -100,8 +100,24 @@ test.describe('files screen: clipboard, drag and drop, errors and leaving', () =
     expect(root.exists(`${here}/inner`)).toBe(false);
     expect(transfers()).toBe(2);
 
-    // The clipboard is empty now: pasting again does nothing.
+    // Back in the folder they left, the moved items are gone at once, even before its listing
+    // has been fetched again (held here until checked).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => decodeURIComponent(url.pathname) === `/api/resources/${here}/`,
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
     await page.goBack();
+    await expect(listing(page)).toBeVisible();
+    expect(await shownNames(page)).toEqual(['other', 'stay.txt']);
+    release();
+    await page.unroute((url) => decodeURIComponent(url.pathname) === `/api/resources/${here}/`);
+
+    // The clipboard is empty now: pasting again does nothing.
     await expect.poll(() => shownNames(page)).toEqual(['other', 'stay.txt']);
     await page.keyboard.press('ControlOrMeta+v');
     await expect(dialog(page, 'Replace or rename?')).toHaveCount(0);

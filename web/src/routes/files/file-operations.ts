@@ -1,4 +1,4 @@
-import type { ArchiveFormat, ResourceItem } from '@burrow/protocol';
+import type { ArchiveFormat, Resource, ResourceItem } from '@burrow/protocol';
 import { isApiError } from '../../api/api-error';
 import { archiveUrl, deleteResource, fetchResource, folderArchiveUrl, rawUrl, transferResource } from '../../api/resources';
 import type { ReplaceRenameChoice } from '../../dialogs/choice-dialog';
@@ -17,6 +17,23 @@ export function asFolder(path: string): string {
 /** Refetches the listing on screen (and marks every other cached folder stale) and the usage bar. */
 export async function reloadListings(): Promise<void> {
   await Promise.all([queryClient.invalidateQueries({ queryKey: ['resource'] }), queryClient.invalidateQueries({ queryKey: ['usage'] })]);
+}
+
+const withoutTrailingSlash = (path: string) => path.replace(/\/+$/, '');
+
+/**
+ * Takes moved items out of every cached listing at once. A folder they left is only marked stale
+ * by a reload; shown again from the cache, it would list them until its new listing arrived.
+ */
+export function forgetMovedItems(paths: readonly string[]): void {
+  if (paths.length === 0) return;
+  const gone = new Set(paths.map(withoutTrailingSlash));
+  queryClient.setQueriesData<Resource>({ queryKey: ['resource'] }, (cached) => {
+    if (!cached?.items?.some((item) => gone.has(withoutTrailingSlash(item.path)))) return cached;
+    const kept = cached.items.filter((item) => !gone.has(withoutTrailingSlash(item.path)));
+    const dirs = kept.filter((item) => item.isDir).length;
+    return { ...cached, items: kept, numDirs: dirs, numFiles: kept.length - dirs };
+  });
 }
 
 /** Runs `task` for every item, a few at a time; all run even when some fail, then the first failure is thrown. */
@@ -148,12 +165,15 @@ export async function transferItems(kind: TransferKind, items: readonly Clipboar
       flags = choice === 'replace' ? { override: true, rename: false } : { override: false, rename: true };
     }
   }
+  const moved: string[] = [];
   try {
     // One after another: with renaming, each item must see the names the previous ones took.
     for (const item of items) {
-      await transferResource(kind === 'copy' ? 'copy' : 'rename', item.from.replace(/\/+$/, ''), joinPath(destination, item.name), flags);
+      await transferResource(kind === 'copy' ? 'copy' : 'rename', withoutTrailingSlash(item.from), joinPath(destination, item.name), flags);
+      if (kind === 'move') moved.push(item.from);
     }
   } finally {
+    forgetMovedItems(moved);
     await reloadListings();
   }
   return { landed: firstLanded(await freshListing(destination), existing, items, flags.override) };
