@@ -1,14 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
-import { AdminPassword, expect, test, waitForApp } from './fixtures';
-
-async function seriousViolations(page: Page) {
-  await waitForApp(page);
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
-}
+import { AdminPassword, expect, test } from './fixtures';
+import { seriousViolations } from './support/axe';
 
 test.describe('accessibility (axe: no serious or critical violation)', () => {
   for (const scheme of ['light', 'dark'] as const) {

@@ -1,16 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { AdminPassword, expect, test, waitForApp } from './fixtures';
-
-async function seriousViolations(page: Page) {
-  await waitForApp(page);
-  // The toasts belong to the app shell and come and go with the saves these screens make; they are
-  // not part of what is checked here.
-  const results = await new AxeBuilder({ page }).exclude('[data-sonner-toaster]').analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
-}
+import { seriousViolations } from './support/axe';
 
 test.describe('settings screens: axe finds no serious or critical violation', () => {
   // Each scheme once and each width once: light on a desktop, dark on a phone.
@@ -27,7 +16,9 @@ test.describe('settings screens: axe finds no serious or critical violation', ()
       await page.setViewportSize({ width, height: 900 });
       await page.emulateMedia({ colorScheme: scheme });
 
-      const check = async (label: string) => expect(await seriousViolations(page), label).toEqual([]);
+      // The toasts belong to the app shell and come and go with the saves these screens make; they
+      // are not part of what is checked here.
+      const check = async (label: string) => expect(await seriousViolations(page, { exclude: '[data-sonner-toaster]' }), label).toEqual([]);
 
       await page.goto(`${server.url}/settings/profile`);
       await page.getByLabel('New password', { exact: true }).fill('one-password');

@@ -1,17 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Download, Page } from '@playwright/test';
+import type { Download } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { expect, test, waitForApp } from './fixtures';
-
-async function seriousViolations(page: Page, include?: string) {
-  const builder = new AxeBuilder({ page });
-  if (include) builder.include(include);
-  const results = await builder.analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
-}
+import { seriousViolations } from './support/axe';
 
 async function saved(download: Download): Promise<Buffer> {
   return fs.readFileSync((await download.path())!);
@@ -47,7 +38,7 @@ test.describe('share dialog and public link', () => {
     await expect(dialog.getByLabel('Duration')).toBeFocused();
     await expect(dialog.getByLabel('Duration')).toHaveValue('0');
     await expect(dialog.getByLabel('Unit')).toHaveValue('hours');
-    expect(await seriousViolations(adminPage, '.dialog-stack')).toEqual([]);
+    expect(await seriousViolations(adminPage, { include: '.dialog-stack' })).toEqual([]);
 
     await dialog.getByLabel('Duration').fill('2');
     await dialog.getByLabel('Unit').selectOption('days');
@@ -59,7 +50,7 @@ test.describe('share dialog and public link', () => {
     await expect(list.getByRole('listitem')).toHaveCount(1);
     await expect(list).toContainText('Expires in 2 days');
     await expect(list).toContainText('Password protected');
-    expect(await seriousViolations(adminPage, '.dialog-stack')).toEqual([]);
+    expect(await seriousViolations(adminPage, { include: '.dialog-stack' })).toEqual([]);
 
     const token = await server.adminToken();
     const links = (await (await server.apiOk('GET', `/api/share/${encodeURIComponent(root.folder)}/docs/`, { token })).json()) as Array<{ hash: string; expire: number; hasPassword: boolean }>;
@@ -157,9 +148,7 @@ test.describe('share dialog and public link', () => {
     await dialog.getByRole('button', { name: 'Delete link' }).click();
     const confirm = adminPage.getByRole('alertdialog', { name: 'Delete share link' });
     await expect(confirm.getByRole('button', { name: 'Delete' })).toBeVisible();
-    // Colours are only final once the dialog's entrance animation has ended.
-    await adminPage.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
-    expect(await seriousViolations(adminPage, '.dialog-stack')).toEqual([]);
+    expect(await seriousViolations(adminPage, { include: '.dialog-stack' })).toEqual([]);
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await expect(confirm).toHaveCount(0);
     await expect(dialog.getByLabel('Duration')).toBeVisible();

@@ -1,14 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import fs from 'node:fs';
 import { expect, test, waitForApp } from './fixtures';
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
-}
+import { seriousViolations } from './support/axe';
 
 test.describe('public share page', () => {
   test('a shared file: details, preview, open and copy links, QR code; dark and narrow', async ({ browser, server, root }) => {

@@ -1,0 +1,21 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+
+/**
+ * What axe-core finds of serious or critical impact on the page, one line per rule with the
+ * elements concerned. Checked once the app has started and every finite animation has ended:
+ * colours measured half-way through a dialog's entrance are not the ones a person sees.
+ */
+export async function seriousViolations(page: Page, scope: { include?: string; exclude?: string } = {}): Promise<string[]> {
+  await page.locator('#loading').waitFor({ state: 'detached' });
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().iterations === Infinity),
+  );
+  const builder = new AxeBuilder({ page });
+  if (scope.include) builder.include(scope.include);
+  if (scope.exclude) builder.exclude(scope.exclude);
+  const results = await builder.analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+}
