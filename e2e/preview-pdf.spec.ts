@@ -237,7 +237,7 @@ test.describe('PDF preview', () => {
     expect(fitted).toBeLessThanOrEqual(available);
   });
 
-  test('arrow keys and Escape pressed inside the frame still step through files and close', async ({ adminPage, root, server }) => {
+  test('arrow keys, Escape and Delete pressed inside the frame still step through files, close and delete', async ({ adminPage, root, server }) => {
     copyMedia(root, ['clip.mp4', 'doc.pdf', 'photo.jpg']);
     await openPreview(adminPage, `${root.folder}/doc.pdf`);
     await openedViewer(adminPage);
@@ -254,8 +254,18 @@ test.describe('PDF preview', () => {
     await adminPage.keyboard.press('ArrowLeft');
     await expect(title).toHaveText('clip.mp4');
 
+    // Delete asks first, as it does outside the frame; cancelling keeps the file.
     await openPreview(adminPage, `${root.folder}/doc.pdf`);
     await openedViewer(adminPage);
+    await viewer.locator('.pages').click();
+    await expect.poll(() => viewer.locator(':focus').count()).toBe(1);
+    await adminPage.keyboard.press('Delete');
+    const confirm = adminPage.getByRole('alertdialog', { name: 'Delete' });
+    await expect(confirm).toBeVisible();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toHaveCount(0);
+    expect(root.exists(`${root.folder}/doc.pdf`)).toBe(true);
+
     await viewer.locator('.pages').click();
     await adminPage.keyboard.press('Escape');
     await expect(adminPage).toHaveURL(`${server.url}/files/${root.folder}/`);

@@ -152,7 +152,7 @@ async function open(command: Extract<PdfViewerCommand, { type: 'open' }>): Promi
   send({ type: 'opened', pageCount: view.state.pageCount });
 }
 
-const ForwardedKeys = new Set<string>(['ArrowLeft', 'ArrowRight', 'Escape'] satisfies PdfViewerForwardedKey[]);
+const ForwardedKeys = new Set<string>(['ArrowLeft', 'ArrowRight', 'Escape', 'Delete'] satisfies PdfViewerForwardedKey[]);
 
 /** Keys that scroll the pages, with the distance they scroll. */
 function scrollDistance(key: string, scroller: HTMLElement): number | undefined {
@@ -179,7 +179,7 @@ function scrollDistance(key: string, scroller: HTMLElement): number | undefined 
 window.addEventListener('keydown', (event) => {
   if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
   if (ForwardedKeys.has(event.key)) {
-    // File stepping and closing belong to the preview around the frame.
+    // File stepping, closing and deleting belong to the preview around the frame.
     event.preventDefault();
     send({ type: 'key', key: event.key as PdfViewerForwardedKey, shiftKey: event.shiftKey });
     return;

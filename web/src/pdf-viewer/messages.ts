@@ -47,7 +47,7 @@ export type PdfViewerCommand =
   | { type: 'theme'; theme: PdfViewerTheme };
 
 /** Keys the viewer hands back to the preview: file stepping and closing. */
-export type PdfViewerForwardedKey = 'ArrowLeft' | 'ArrowRight' | 'Escape';
+export type PdfViewerForwardedKey = 'ArrowLeft' | 'ArrowRight' | 'Escape' | 'Delete';
 
 /** Viewer → parent. */
 export type PdfViewerEvent =

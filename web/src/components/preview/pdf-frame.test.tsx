@@ -94,10 +94,14 @@ describe('PdfFrame', () => {
 
       // From the frame, stepping keys are replayed here for the preview's own handling.
       receive({ type: 'key', key: 'ArrowRight', shiftKey: false });
-      receive({ type: 'key', key: 'Delete' as 'Escape', shiftKey: false });
-      expect(keys).toHaveBeenCalledOnce();
-      const event = keys.mock.calls[0]![0] as KeyboardEvent;
-      expect([event.key, event.target === frame, event.cancelable]).toEqual(['ArrowRight', true, true]);
+      receive({ type: 'key', key: 'Home' as 'Escape', shiftKey: false });
+      receive({ type: 'key', key: 'Delete', shiftKey: false });
+      expect(keys).toHaveBeenCalledTimes(2);
+      const events = keys.mock.calls.map(([event]) => event as KeyboardEvent);
+      expect(events.map((event) => [event.key, event.target === frame, event.cancelable])).toEqual([
+        ['ArrowRight', true, true],
+        ['Delete', true, true],
+      ]);
     } finally {
       document.removeEventListener('keydown', keys);
     }

@@ -5,7 +5,7 @@ import { isApiError } from '../../api/api-error';
 import { currentLocaleTag } from '../../i18n/i18n';
 import { findLanguage } from '../../i18n/languages';
 import { formatSize } from '../../lib/format-size';
-import type { PdfViewerCommand, PdfViewerEvent, PdfViewerLabels, PdfViewerTheme } from '../../pdf-viewer/messages';
+import type { PdfViewerCommand, PdfViewerEvent, PdfViewerForwardedKey, PdfViewerLabels, PdfViewerTheme } from '../../pdf-viewer/messages';
 import { useAppSettings } from '../../stores/app-settings-store';
 import { FileCard } from './file-card';
 import { downloadPdf, PdfSizeLimit, type PdfProgress } from './pdf-download';
@@ -24,6 +24,9 @@ export type PdfFrameLabels = {
 
 /** After the frame has loaded, how long the viewer may take to say it is there. */
 const ReadyGrace = 5000;
+
+/** Keys the viewer hands back: the preview steps, closes and deletes with them. */
+const ForwardedKeys = new Set<string>(['ArrowLeft', 'ArrowRight', 'Escape', 'Delete'] satisfies PdfViewerForwardedKey[]);
 
 type Status =
   | { phase: 'downloading'; progress?: PdfProgress }
@@ -50,7 +53,7 @@ function isViewerEvent(data: unknown): data is PdfViewerEvent {
  * can reach the app's DOM, storage, cookies or token; the viewer page's policy also sandboxes it
  * when opened directly. The browser's built-in viewer cannot be used for this: Chromium refuses to
  * run it in any sandboxed frame. The app downloads the file itself, with progress, and hands the
- * bytes over by message; the viewer hands back the keys that step through files and close.
+ * bytes over by message; the viewer hands back the keys that step through files, close and delete.
  */
 export function PdfFrame({ url, downloadUrl, name, labels }: { url: string; downloadUrl: string; name: string; labels: PdfFrameLabels }) {
   const { i18n } = useTranslation();
@@ -116,8 +119,8 @@ export function PdfFrame({ url, downloadUrl, name, labels }: { url: string; down
           setStatus({ phase: message.reason === 'unavailable' ? 'unavailable' : 'failed' });
           break;
         case 'key':
-          // Replayed as if pressed here, for the preview's own key handling (stepping, closing).
-          if (message.key === 'ArrowLeft' || message.key === 'ArrowRight' || message.key === 'Escape') {
+          // Replayed as if pressed here, for the preview's own key handling (stepping, closing, deleting).
+          if (ForwardedKeys.has(message.key)) {
             frame.dispatchEvent(new KeyboardEvent('keydown', { key: message.key, shiftKey: message.shiftKey === true, bubbles: true, cancelable: true }));
           }
           break;
