@@ -21,6 +21,7 @@ test.describe('editor accessibility (axe: no serious or critical violation)', ()
 
       await adminPage.locator('.ace_text-input').focus();
       await adminPage.keyboard.type('x');
+      await expect(adminPage.getByText('Unsaved changes')).toBeVisible();
       await adminPage.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'My files' }).click();
       await expect(adminPage.getByRole('alertdialog', { name: 'Discard changes?' })).toBeVisible();
       expect(await seriousViolations(adminPage)).toEqual([]);

@@ -237,7 +237,7 @@ test.describe('PDF preview', () => {
     expect(fitted).toBeLessThanOrEqual(available);
   });
 
-  test('arrow keys, Escape and Delete pressed inside the frame still step through files, close and delete', async ({ adminPage, root, server }) => {
+  test('arrow keys and Escape pressed inside the frame still step through files and close', async ({ adminPage, root, server }) => {
     copyMedia(root, ['clip.mp4', 'doc.pdf', 'photo.jpg']);
     await openPreview(adminPage, `${root.folder}/doc.pdf`);
     await openedViewer(adminPage);
@@ -254,9 +254,19 @@ test.describe('PDF preview', () => {
     await adminPage.keyboard.press('ArrowLeft');
     await expect(title).toHaveText('clip.mp4');
 
-    // Delete asks first, as it does outside the frame; cancelling keeps the file.
     await openPreview(adminPage, `${root.folder}/doc.pdf`);
     await openedViewer(adminPage);
+    await viewer.locator('.pages').click();
+    await adminPage.keyboard.press('Escape');
+    await expect(adminPage).toHaveURL(`${server.url}/files/${root.folder}/`);
+    await expect(adminPage.locator('[aria-selected="true"]')).toContainText('doc.pdf');
+  });
+
+  test('Delete pressed inside the frame asks first, as it does outside it', async ({ adminPage, root }) => {
+    copyMedia(root, ['doc.pdf', 'photo.jpg']);
+    await openPreview(adminPage, `${root.folder}/doc.pdf`);
+    await openedViewer(adminPage);
+    const viewer = adminPage.frameLocator('iframe.media-player__frame');
     await viewer.locator('.pages').click();
     await expect.poll(() => viewer.locator(':focus').count()).toBe(1);
     await adminPage.keyboard.press('Delete');
@@ -266,10 +276,12 @@ test.describe('PDF preview', () => {
     await expect(confirm).toHaveCount(0);
     expect(root.exists(`${root.folder}/doc.pdf`)).toBe(true);
 
+    // Confirmed, the file goes and the preview moves on to the next one.
     await viewer.locator('.pages').click();
-    await adminPage.keyboard.press('Escape');
-    await expect(adminPage).toHaveURL(`${server.url}/files/${root.folder}/`);
-    await expect(adminPage.locator('[aria-selected="true"]')).toContainText('doc.pdf');
+    await adminPage.keyboard.press('Delete');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect(adminPage.locator('.preview-bar__name')).toHaveText('photo.jpg');
+    expect(root.exists(`${root.folder}/doc.pdf`)).toBe(false);
   });
 
   test('a damaged or password-protected PDF says so, and the download stays at hand', async ({ adminPage, root }) => {
