@@ -37,6 +37,7 @@ export class StagingWriter extends Writable {
   private readonly handle: FileHandle;
   private readonly limit: number;
   private readonly finalSync: FinalSync;
+  private readonly writeback = startWriteback();
   private unsynced = 0;
   /** Where the bytes handed to the background flush end. */
   private flushedTo: number;
@@ -76,7 +77,7 @@ export class StagingWriter extends Writable {
   }
 
   private startBackgroundSync(): void {
-    const writeback = startWriteback();
+    const writeback = this.writeback;
     if (this.backgroundSync || this.unsynced < (writeback ? EARLY_WRITEBACK_BYTES : EARLY_SYNC_BYTES)) return;
     this.unsynced = 0;
     // Where the kernel offers it, only start writing the new bytes out: no journal commit, and

@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { libcFunction } from './libc.js';
 
 /**
  * Starts writing a byte range of an open file to disk without waiting for it, and without the
@@ -10,29 +10,21 @@ export type StartWriteback = (fd: number, offset: number, length: number) => Pro
 
 const SYNC_FILE_RANGE_WRITE = 2;
 
-type AsyncFunction = { async(...args: unknown[]): void };
-type Koffi = { load(name: string): { func(signature: string): AsyncFunction }; errno(): number };
-
 let binding: StartWriteback | null | undefined;
 
-/** `sync_file_range` through the foreign-function binding listings and downloads use; null where it cannot be had. */
+/** `sync_file_range` from the C library; null where it cannot be had. */
 export function startWriteback(): StartWriteback | null {
   if (binding !== undefined) return binding;
-  binding = null;
-  if (process.platform !== 'linux') return binding;
-  try {
-    const koffi = createRequire(import.meta.url)('koffi') as Koffi;
-    const call = koffi.load('libc.so.6').func('int sync_file_range(int fd, int64_t offset, int64_t nbytes, unsigned int flags)');
-    binding = (fd, offset, length) =>
-      new Promise((resolve, reject) => {
-        call.async(fd, offset, length, SYNC_FILE_RANGE_WRITE, (error: unknown, result: number) => {
-          if (error) reject(error instanceof Error ? error : new Error(String(error)));
-          else if (result !== 0) reject(new Error('sync_file_range failed'));
-          else resolve();
-        });
-      });
-  } catch {
-    binding = null;
-  }
+  const call = libcFunction('int sync_file_range(int fd, int64_t offset, int64_t nbytes, unsigned int flags)');
+  binding = call
+    ? (fd, offset, length) =>
+        new Promise((resolve, reject) => {
+          call.async(fd, offset, length, SYNC_FILE_RANGE_WRITE, (error: unknown, result: number) => {
+            if (error) reject(error instanceof Error ? error : new Error(String(error)));
+            else if (result !== 0) reject(new Error('sync_file_range failed'));
+            else resolve();
+          });
+        })
+    : null;
   return binding;
 }

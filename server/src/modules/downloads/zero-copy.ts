@@ -1,4 +1,5 @@
 import type net from 'node:net';
+import { libcErrno, libcFunction } from '../../storage/libc.js';
 
 /**
  * The kernel's `sendfile(2)`: file bytes go from the page cache to a socket without passing
@@ -26,38 +27,34 @@ const SO_SNDBUF = 7;
 const SEND_BUFFER_BYTES = 4 * 1024 * 1024;
 const EINTR = 4;
 
-let loading: Promise<ZeroCopy | undefined> | undefined;
+let loaded: ZeroCopy | null | undefined;
 
 /**
- * `sendfile` through a foreign-function binding, loaded on first use; undefined where it cannot
- * be had (not Linux with glibc, or the binding failed to load), and callers then stream.
+ * `sendfile` from the C library, loaded on first use; undefined where it cannot be had (not Linux
+ * with glibc, or the binding failed to load), and callers then stream.
  */
-export function loadZeroCopy(): Promise<ZeroCopy | undefined> {
-  loading ??= (async () => {
-    if (process.platform !== 'linux') return undefined;
-    try {
-      const { default: koffi } = await import('koffi');
-      const libc = koffi.load('libc.so.6');
-      const sendfile = libc.func('long sendfile(int out_fd, int in_fd, _Inout_ int64_t *offset, size_t count)');
-      const setsockopt = libc.func('int setsockopt(int fd, int level, int name, const int *value, uint32_t length)');
-      return {
-        widenSendBuffer(socketFd: number): void {
-          // The kernel doubles the value for its bookkeeping and caps it at net.core.wmem_max.
-          setsockopt(socketFd, SOL_SOCKET, SO_SNDBUF, [SEND_BUFFER_BYTES], 4);
-        },
-        send(socketFd: number, fileFd: number, position: number, count: number): number | 'again' {
-          const sent = Number(sendfile(socketFd, fileFd, [position], count));
-          if (sent >= 0) return sent;
-          const errno = koffi.errno();
-          if (errno === EAGAIN || errno === EINTR) return 'again';
-          throw new Error(`sendfile failed (errno ${errno})`);
-        },
-      };
-    } catch {
-      return undefined;
-    }
-  })();
-  return loading;
+export async function loadZeroCopy(): Promise<ZeroCopy | undefined> {
+  if (loaded === undefined) {
+    const sendfile = libcFunction('long sendfile(int out_fd, int in_fd, _Inout_ int64_t *offset, size_t count)');
+    const setsockopt = libcFunction('int setsockopt(int fd, int level, int name, const int *value, uint32_t length)');
+    loaded =
+      sendfile && setsockopt
+        ? {
+            widenSendBuffer(socketFd: number): void {
+              // The kernel doubles the value for its bookkeeping and caps it at net.core.wmem_max.
+              setsockopt(socketFd, SOL_SOCKET, SO_SNDBUF, [SEND_BUFFER_BYTES], 4);
+            },
+            send(socketFd: number, fileFd: number, position: number, count: number): number | 'again' {
+              const sent = Number(sendfile(socketFd, fileFd, [position], count));
+              if (sent >= 0) return sent;
+              const errno = libcErrno();
+              if (errno === EAGAIN || errno === EINTR) return 'again';
+              throw new Error(`sendfile failed (errno ${errno})`);
+            },
+          }
+        : null;
+  }
+  return loaded ?? undefined;
 }
 
 /**

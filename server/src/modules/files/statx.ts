@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
+import { libcFunction } from '../../storage/libc.js';
 
 type StatxFunction = (dirFd: number, name: string, flags: number, mask: number, buffer: Uint8Array) => number;
 
@@ -19,14 +19,8 @@ let binding: StatxFunction | null | undefined;
  */
 function statxBinding(): StatxFunction | null {
   if (binding !== undefined) return binding;
-  binding = null;
-  if (process.platform !== 'linux' || os.endianness() !== 'LE') return binding;
-  try {
-    const koffi = createRequire(import.meta.url)('koffi') as { load(name: string): { func(signature: string): StatxFunction } };
-    binding = koffi.load('libc.so.6').func('int statx(int dirfd, const char *path, int flags, unsigned int mask, void *buf)');
-  } catch {
-    binding = null;
-  }
+  // The result buffer below is read as little-endian words.
+  binding = os.endianness() === 'LE' ? (libcFunction('int statx(int dirfd, const char *path, int flags, unsigned int mask, void *buf)') as StatxFunction | null) : null;
   return binding;
 }
 

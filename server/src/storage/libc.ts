@@ -1,0 +1,44 @@
+import { createRequire } from 'node:module';
+import type { LibraryHandle } from 'koffi';
+
+type LibcFunction = ReturnType<LibraryHandle['func']>;
+
+type Koffi = { load(path: string): LibraryHandle; errno(): number };
+
+let koffi: Koffi | null | undefined;
+let libc: LibraryHandle | null | undefined;
+
+/**
+ * The C library through the koffi foreign-function binding, for the few kernel calls Node has no
+ * binding for (statx, sendfile, sync_file_range). Loaded synchronously on first use, so worker
+ * threads can use it too; null where it cannot be had (not Linux with glibc, or the binding
+ * failed to load), and callers then take Node's own, slower way.
+ */
+function library(): LibraryHandle | null {
+  if (libc !== undefined) return libc;
+  libc = null;
+  if (process.platform !== 'linux') return libc;
+  try {
+    koffi = createRequire(import.meta.url)('koffi') as Koffi;
+    libc = koffi.load('libc.so.6');
+  } catch {
+    koffi = null;
+  }
+  return libc;
+}
+
+/** A C library function from its C declaration; null where it cannot be had. */
+export function libcFunction(declaration: string): LibcFunction | null {
+  const handle = library();
+  if (!handle) return null;
+  try {
+    return handle.func(declaration);
+  } catch {
+    return null;
+  }
+}
+
+/** `errno` as the last call through the binding left it. */
+export function libcErrno(): number {
+  return koffi?.errno() ?? 0;
+}
