@@ -25,16 +25,21 @@ export function joinPath(folder: string, name: string): string {
   return (folder.endsWith('/') ? folder : folder + '/') + name.replace(/^\/+/, '');
 }
 
+/** A path without its trailing slashes: `/a/b/` → `/a/b` (and `/` → ``). */
+export function withoutTrailingSlash(path: string): string {
+  return path.replace(/\/+$/, '');
+}
+
 /** The parent folder of a path, with a trailing slash: `/a/b.txt` → `/a/`. */
 export function parentPath(path: string): string {
-  const trimmed = path.replace(/\/+$/, '');
+  const trimmed = withoutTrailingSlash(path);
   const index = trimmed.lastIndexOf('/');
   return index <= 0 ? '/' : trimmed.slice(0, index + 1);
 }
 
 /** The last segment of a path: `/a/b/` → `b`. */
 export function baseName(path: string): string {
-  const trimmed = path.replace(/\/+$/, '');
+  const trimmed = withoutTrailingSlash(path);
   return trimmed.slice(trimmed.lastIndexOf('/') + 1);
 }
 

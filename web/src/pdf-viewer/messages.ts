@@ -46,7 +46,7 @@ export type PdfViewerCommand =
     }
   | { type: 'theme'; theme: PdfViewerTheme };
 
-/** Keys the viewer hands back to the preview: file stepping and closing. */
+/** Keys the viewer hands back to the preview: file stepping, closing and deleting. */
 export type PdfViewerForwardedKey = 'ArrowLeft' | 'ArrowRight' | 'Escape' | 'Delete';
 
 /** Viewer → parent. */

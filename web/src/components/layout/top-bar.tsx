@@ -29,7 +29,7 @@ export function TopBar({ logoUrl, title, menuLabel, isMenuOpen, onToggleMenu, ac
       >
         <Menu aria-hidden="true" size={22} />
       </button>
-      <Link to="/files/" className="top-bar__brand">
+      <Link to="/files/" className="top-bar__brand" aria-label={title}>
         <img src={logoUrl} alt="" width={28} height={28} />
         <span>{title}</span>
       </Link>

@@ -2,7 +2,7 @@ import type { ArchiveFormat, Resource, ResourceItem } from '@burrow/protocol';
 import { isApiError } from '../../api/api-error';
 import { archiveUrl, deleteResource, fetchResource, folderArchiveUrl, rawUrl, transferResource } from '../../api/resources';
 import type { ReplaceRenameChoice } from '../../dialogs/choice-dialog';
-import { filesRoute, joinPath, parentPath } from '../../lib/paths';
+import { filesRoute, joinPath, parentPath, withoutTrailingSlash } from '../../lib/paths';
 import { navigateTo } from '../../lib/navigation';
 import { queryClient } from '../../lib/query-client';
 import { clearClipboard, putInClipboard, useClipboard, type ClipboardItem } from '../../stores/clipboard-store';
@@ -18,8 +18,6 @@ export function asFolder(path: string): string {
 export async function reloadListings(): Promise<void> {
   await Promise.all([queryClient.invalidateQueries({ queryKey: ['resource'] }), queryClient.invalidateQueries({ queryKey: ['usage'] })]);
 }
-
-const withoutTrailingSlash = (path: string) => path.replace(/\/+$/, '');
 
 /**
  * Takes moved items out of every cached listing at once. A folder they left is only marked stale
