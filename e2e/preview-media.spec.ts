@@ -140,12 +140,13 @@ test.describe('previews', () => {
     await openPreview(adminPage, `${root.folder}/photo.jpg`);
     await expect(previewTitle(adminPage)).toHaveText('photo.jpg');
     // Escape goes in as soon as the title changes, before the screen's effects of the step have run.
-    await adminPage.locator('.preview-bar__name').evaluate((title) => {
+    // The whole page is watched: the bar may be drawn anew rather than changed in place.
+    await adminPage.evaluate(() => {
       new MutationObserver((_changes, observer) => {
-        if (title.textContent !== 'tone.mp3') return;
+        if (document.querySelector('.preview-bar__name')?.textContent !== 'tone.mp3') return;
         observer.disconnect();
         document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true }));
-      }).observe(title, { childList: true, characterData: true, subtree: true });
+      }).observe(document.body, { childList: true, characterData: true, subtree: true });
     });
     await adminPage.keyboard.press('ArrowRight');
     await expect(adminPage).toHaveURL(`${server.url}/files/${root.folder}/`);

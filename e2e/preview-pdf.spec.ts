@@ -238,6 +238,8 @@ test.describe('PDF preview', () => {
   });
 
   test('arrow keys and Escape pressed inside the frame still step through files and close', async ({ adminPage, root, server }) => {
+    // Three viewers in a row: more than a loaded machine does in the default time.
+    test.slow();
     copyMedia(root, ['clip.mp4', 'doc.pdf', 'photo.jpg']);
     await openPreview(adminPage, `${root.folder}/doc.pdf`);
     await openedViewer(adminPage);
