@@ -3,16 +3,16 @@ import type { LibraryHandle } from 'koffi';
 
 type LibcFunction = ReturnType<LibraryHandle['func']>;
 
-type Koffi = { load(path: string): LibraryHandle; errno(): number };
+type Koffi = { load(path: string): LibraryHandle; errno(): number; address(value: unknown): bigint };
 
 let koffi: Koffi | null | undefined;
 let libc: LibraryHandle | null | undefined;
 
 /**
  * The C library through the koffi foreign-function binding, for the few kernel calls Node has no
- * binding for (statx, sendfile, sync_file_range). Loaded synchronously on first use, so worker
- * threads can use it too; null where it cannot be had (not Linux with glibc, or the binding
- * failed to load), and callers then take Node's own, slower way.
+ * binding for (statx, sendfile, sync_file_range) and for the address of a buffer. Loaded
+ * synchronously on first use, so worker threads can use it too; null where it cannot be had (not
+ * Linux with glibc, or the binding failed to load), and callers then take Node's own, slower way.
  */
 function library(): LibraryHandle | null {
   if (libc !== undefined) return libc;
@@ -41,4 +41,14 @@ export function libcFunction(declaration: string): LibcFunction | null {
 /** `errno` as the last call through the binding left it. */
 export function libcErrno(): number {
   return koffi?.errno() ?? 0;
+}
+
+/** Where a buffer's bytes start in memory, for calls that need them aligned; null without the binding. */
+export function addressOf(buffer: Buffer): bigint | null {
+  if (!library() || !koffi) return null;
+  try {
+    return koffi.address(buffer);
+  } catch {
+    return null;
+  }
 }

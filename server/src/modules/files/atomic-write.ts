@@ -32,6 +32,8 @@ export type AtomicWriteOptions = {
   keepMode?: number;
   /** Sync the folder after the rename (a tree copy syncs each folder once instead). */
   syncFolder?: boolean;
+  /** The body's size, when known beforehand. */
+  expectedBytes?: number;
 };
 
 /**
@@ -41,13 +43,13 @@ export type AtomicWriteOptions = {
  * file is created exclusively, so a link planted at its name can never be written through. Bytes
  * go to disk in large batches, flushed in the background while the rest arrives, so the final
  * fsync of a big body waits only for its tail. Returns the stat of the written file (bigint, for
- * the ETag's nanoseconds).
+ * the ETag's nanoseconds). Large bodies are written past the page cache (see the staging writer).
  */
 export async function writeAtomically(target: string, body: AsyncIterable<Buffer | string> | Readable, options: AtomicWriteOptions): Promise<fs.BigIntStats> {
   const staging = stagingPathFor(target);
   const handle = await fsp.open(staging, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, options.fileMode);
   // The final fsync also covers a kept mode, set before any byte is written.
-  const writer = new StagingWriter(handle, 0, Number.MAX_SAFE_INTEGER, 'all');
+  const writer = new StagingWriter(handle, 0, Number.MAX_SAFE_INTEGER, { finalSync: 'all', expectedBytes: options.expectedBytes });
   let closed = false;
   try {
     if (options.keepMode !== undefined) await handle.chmod(options.keepMode);
@@ -84,7 +86,7 @@ export async function copyFileAtomically(source: string, target: string, mode: n
   try {
     const stat = await input.stat();
     if (!stat.isFile()) return false;
-    await writeAtomically(target, input.createReadStream({ autoClose: false, highWaterMark: 1024 * 1024 }), { fileMode: mode, keepMode: mode, syncFolder: false });
+    await writeAtomically(target, input.createReadStream({ autoClose: false, highWaterMark: 1024 * 1024 }), { fileMode: mode, keepMode: mode, syncFolder: false, expectedBytes: stat.size });
     return true;
   } finally {
     await input.close().catch(() => undefined);

@@ -91,6 +91,7 @@ export async function createResource(deps: FilesDeps, actor: Actor, virtualPath:
     const written = await writeAtomically(resolved.real, options.body.stream, {
       fileMode: deps.config.fileMode,
       keepMode: existing?.isFile() ? existing.mode & 0o777 : undefined,
+      expectedBytes: options.body.length,
     });
     await deps.fileEvents.emit(
       existing ? { kind: 'modified', user, real: resolved.real, virtual: resolved.virtual } : { kind: 'created', user, real: resolved.real, virtual: resolved.virtual, isDir: false },
@@ -112,7 +113,7 @@ export async function saveResource(deps: FilesDeps, actor: Actor, virtualPath: s
   if (!existing.isFile()) throw forbidden();
   await ensureSpace(path.dirname(resolved.real), scope.root, body.length);
   const stat = await deps.hooks.around('save', { user, file: resolved.real }, async () => {
-    const written = await writeAtomically(resolved.real, body.stream, { fileMode: deps.config.fileMode, keepMode: existing.mode & 0o777 });
+    const written = await writeAtomically(resolved.real, body.stream, { fileMode: deps.config.fileMode, keepMode: existing.mode & 0o777, expectedBytes: body.length });
     await deps.fileEvents.emit({ kind: 'modified', user, real: resolved.real, virtual: resolved.virtual });
     return written;
   });

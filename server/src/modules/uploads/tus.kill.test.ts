@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DirectStageBytes } from '../../storage/direct-io.js';
 import { fileSha256, randomBytes, rawRequest, sha256, tusUrl, waitFor } from './tus.test-support.js';
 
 // The real server in a child process, killed with SIGKILL in the middle of a transfer.
@@ -83,7 +84,8 @@ describe('SIGKILL during an override upload', () => {
     const target = path.join(base, 'root', 'movie.bin');
     fs.writeFileSync(target, oldContent);
     const data = randomBytes(8 * 1024 * 1024, 2);
-    const received = 3 * 1024 * 1024;
+    // More than a stage buffer holds, so that some of it is surely on disk when the server dies.
+    const sent = 2 * DirectStageBytes;
 
     let port = await startServer();
     const login = await rawRequest(port, { method: 'POST', path: '/api/login', headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ username: 'admin', password: PASSWORD })) });
@@ -100,11 +102,11 @@ describe('SIGKILL during an override upload', () => {
       body: (request) => {
         outgoing = request;
         request.on('error', () => undefined);
-        request.write(data.subarray(0, received));
+        request.write(data.subarray(0, sent));
       },
     });
     transfer.catch(() => undefined);
-    await waitFor(() => stagingSize() === received, 20_000, 'the first bytes on disk');
+    await waitFor(() => stagingSize() > 0, 20_000, 'the first bytes on disk');
     expect(fileSha256(target)).toBe(sha256(oldContent));
 
     const exited = new Promise((resolve) => child!.once('exit', resolve));
@@ -114,6 +116,10 @@ describe('SIGKILL during an override upload', () => {
 
     expect(fileSha256(target)).toBe(sha256(oldContent));
     expect(fs.readdirSync(path.join(base, 'root'))).toEqual(['movie.bin']);
+    // What was still gathered in memory died with the process: the upload goes on from what is on disk.
+    const received = stagingSize();
+    expect(received).toBeGreaterThan(0);
+    expect(received).toBeLessThanOrEqual(sent);
 
     port = await startServer();
     const head = await rawRequest(port, { method: 'HEAD', path: tusUrl('/movie.bin'), headers: { 'x-auth': token } });

@@ -53,9 +53,9 @@ export function createUploadsService(context: UploadContext) {
     if ((await fsp.stat(anchor)).dev !== stagingDevice && length > (await freeBytesAt(anchor))) throw insufficientStorage();
   }
 
-  async function writeBody(upload: UploadRecord, body: Readable): Promise<number> {
+  async function writeBody(upload: UploadRecord, body: Readable, declaredBytes: number | undefined): Promise<number> {
     const handle = await staging.openForWrite(upload.stagingPath);
-    const writer = new StagingWriter(handle, upload.offset, upload.length);
+    const writer = new StagingWriter(handle, upload.offset, upload.length, { expectedBytes: declaredBytes ?? upload.length - upload.offset });
     try {
       await receiveBody(body, writer);
     } catch (error) {
@@ -166,7 +166,7 @@ export function createUploadsService(context: UploadContext) {
         if (request.contentLength !== undefined && request.contentLength > remaining) throw payloadTooLarge();
         if (isFinished(current)) return { offset: current.length, length: current.length };
 
-        const reached = remaining > 0 ? await writeBody(current, request.body) : current.offset;
+        const reached = remaining > 0 ? await writeBody(current, request.body, request.contentLength) : current.offset;
         if (reached === current.length) await completeUpload(context, user, scope, { ...current, offset: reached });
         return { offset: reached, length: current.length };
       } finally {
