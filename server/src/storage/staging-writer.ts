@@ -29,7 +29,7 @@ const EARLY_SYNC_BYTES = 8 * 1024 * 1024;
 const DIRECT_MIN_BYTES = 256 * 1024;
 // While the disk is idle, a direct write starts as soon as this much is gathered, so that little
 // is left to write when the body ends and the answer waits for it.
-const EAGER_DIRECT_BYTES = 1024 * 1024;
+const EAGER_DIRECT_BYTES = 256 * 1024;
 
 /** What the final flush covers: the bytes and the size only, or the file's metadata too (its mode). */
 export type FinalSync = 'data' | 'all';
