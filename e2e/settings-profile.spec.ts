@@ -84,7 +84,13 @@ test.describe('profile settings', () => {
     await expect(confirmation).toHaveClass(/input--mismatch/);
     await expect(fresh).toHaveClass(/input--mismatch/);
     await expect(card.getByText("The passwords don't match.")).toBeVisible();
-    const red = await confirmation.evaluate((element) => getComputedStyle(element).borderColor);
+    // The border colour changes with a short transition: read it once the transition is over.
+    const settledBorder = () =>
+      confirmation.evaluate(async (element) => {
+        await Promise.all(element.getAnimations().map((animation) => animation.finished));
+        return getComputedStyle(element).borderColor;
+      });
+    const red = await settledBorder();
     await card.getByRole('button', { name: 'Update password' }).click();
     await page.waitForTimeout(300);
     expect(passwordWrites).toEqual([]);
@@ -92,7 +98,7 @@ test.describe('profile settings', () => {
     await confirmation.fill(newPassword);
     await expect(confirmation).toHaveClass(/input--match/);
     await expect(card.getByText('The passwords match.')).toBeVisible();
-    const green = await confirmation.evaluate((element) => getComputedStyle(element).borderColor);
+    const green = await settledBorder();
     expect(green).not.toBe(red);
 
     await card.getByRole('button', { name: 'Update password' }).click();
