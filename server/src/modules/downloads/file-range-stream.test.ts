@@ -88,15 +88,25 @@ function download(port: number, pauses: boolean): Promise<Buffer> {
   });
 }
 
-/** Bytes the kernel sent in the current test (through a counting wrapper). */
+/** Bytes the kernel sent in the current test, and descriptors duplicated but not yet released (through a counting wrapper). */
 let kernelBytes = 0;
+let copiesHeld = 0;
 async function countingZeroCopy(): Promise<ZeroCopy | undefined> {
   const zeroCopy = await loadZeroCopy();
   if (!zeroCopy) return undefined;
   return {
     widenSendBuffer: (socketFd) => zeroCopy.widenSendBuffer(socketFd),
-    send(socketFd, fileFd, position, count) {
-      const sent = zeroCopy.send(socketFd, fileFd, position, count);
+    duplicate(fd) {
+      const copy = zeroCopy.duplicate(fd);
+      copiesHeld++;
+      return copy;
+    },
+    release(fd) {
+      copiesHeld--;
+      zeroCopy.release(fd);
+    },
+    async send(socketFd, fileFd, position, count) {
+      const sent = await zeroCopy.send(socketFd, fileFd, position, count);
       if (typeof sent === 'number') kernelBytes += sent;
       return sent;
     },
@@ -111,6 +121,23 @@ const modes: { name: string; zeroCopy: () => Promise<ZeroCopy | undefined>; kern
 describe('loadZeroCopy', () => {
   it('binds sendfile on Linux', async () => {
     if (process.platform === 'linux') expect(await loadZeroCopy()).toBeDefined();
+  });
+
+  it.runIf(process.platform === 'linux')('duplicates a descriptor that outlives the original and closes on exec', async () => {
+    const zeroCopy = (await loadZeroCopy())!;
+    const original = fs.openSync(file, 'r');
+    const copy = zeroCopy.duplicate(original);
+    fs.closeSync(original);
+    try {
+      expect(copy).not.toBe(original);
+      expect(copy).toBeGreaterThanOrEqual(3);
+      expect(fs.readlinkSync(`/proc/self/fd/${copy}`)).toBe(file);
+      const flags = /^flags:\s+(\d+)/m.exec(fs.readFileSync(`/proc/self/fdinfo/${copy}`, 'utf8'))![1]!;
+      expect(parseInt(flags, 8) & 0o2000000).not.toBe(0);
+    } finally {
+      zeroCopy.release(copy);
+    }
+    expect(openHandlesOnFile()).toBe(0);
   });
 });
 
@@ -128,6 +155,7 @@ for (const mode of modes) {
       if (mode.kernel) expect(kernelBytes).toBeGreaterThan(content.length);
       else expect(kernelBytes).toBe(0);
       expect(await waitFor(() => openHandlesOnFile() === 0)).toBe(true);
+      expect(copiesHeld).toBe(0);
     });
 
     it('sends a range that starts and ends inside chunks', async () => {
@@ -152,6 +180,7 @@ for (const mode of modes) {
         });
       });
       expect(await waitFor(() => openHandlesOnFile() === 0)).toBe(true);
+      expect(await waitFor(() => copiesHeld === 0)).toBe(true);
     });
   });
 }

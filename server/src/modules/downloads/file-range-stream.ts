@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import http from 'node:http';
 import { Readable } from 'node:stream';
@@ -13,7 +12,7 @@ const RING_SIZE = 3;
 const PIECE = 16 * 1024;
 /** Turns of the event loop a full socket gets to drain before an ordinary piece waits for it. */
 const FULL_SOCKET_RETRIES = 4;
-/** Most bytes one `sendfile` call may take: a call on a file not yet cached waits for the disk. */
+/** Most bytes one `sendfile` call may take: a call on a file not yet cached waits for the disk (on a pool thread). */
 const SEND_LIMIT = 4 * 1024 * 1024;
 
 /**
@@ -138,31 +137,45 @@ export class FileRangeStream extends Readable {
   }
 
   async #sendByKernel(response: http.ServerResponse, zeroCopy: ZeroCopy, stopped: () => boolean): Promise<void> {
+    const socketFd = plainSocketFd(response.socket);
+    if (socketFd === undefined) return this.#sendThroughRing(response, stopped);
+    // The kernel sends on a thread of the pool, through descriptors of this stream's own: the
+    // socket or the file may be closed by Node meanwhile (the client went away), and their
+    // numbers reused for another connection, but these stay what they were until released.
+    const ownSocket = zeroCopy.duplicate(socketFd);
+    let ownFile: number | undefined;
+    try {
+      ownFile = zeroCopy.duplicate(this.#handle.fd);
+      await this.#sendPieces(response, zeroCopy, ownSocket, ownFile, stopped);
+    } finally {
+      zeroCopy.release(ownSocket);
+      if (ownFile !== undefined) zeroCopy.release(ownFile);
+    }
+  }
+
+  async #sendPieces(response: http.ServerResponse, zeroCopy: ZeroCopy, socketFd: number, fileFd: number, stopped: () => boolean): Promise<void> {
     const piece = Buffer.allocUnsafeSlow(Math.min(PIECE, this.#end - this.#position));
-    const fileFd = this.#handle.fd;
     let widened = false;
     while (this.#position < this.#end) {
       const length = Math.min(piece.length, this.#end - this.#position);
-      // A small read the kernel serves from the cache it is sending from; waiting for the thread
-      // pool would leave the socket idle meanwhile.
-      const bytesRead = fs.readSync(fileFd, piece, 0, length, this.#position);
+      const { bytesRead } = await this.#handle.read(piece, 0, length, this.#position);
+      if (stopped()) return;
       if (bytesRead === 0) throw new Error('file shrank while it was being sent');
       this.#position += bytesRead;
       const failure = await this.#written(response, piece.subarray(0, bytesRead));
       if (stopped()) return;
       if (failure) throw failure;
       if (!widened && this.#end - this.#position > SEND_LIMIT) {
-        const socketFd = plainSocketFd(response.socket);
-        if (socketFd !== undefined) zeroCopy.widenSendBuffer(socketFd);
+        zeroCopy.widenSendBuffer(socketFd);
         widened = true;
       }
       let retries = 0;
       while (this.#position < this.#end) {
-        const socket = response.socket;
-        const socketFd = plainSocketFd(socket);
         // Whatever Node still holds for the socket must go first: take the ordinary way.
-        if (socketFd === undefined || socket!.writableLength > 0) break;
-        const sent = zeroCopy.send(socketFd, fileFd, this.#position, Math.min(SEND_LIMIT, this.#end - this.#position));
+        const socket = response.socket;
+        if (stopped() || !socket || socket.destroyed || socket.writableLength > 0) break;
+        const sent = await zeroCopy.send(socketFd, fileFd, this.#position, Math.min(SEND_LIMIT, this.#end - this.#position));
+        if (stopped()) return;
         if (sent === 'again') {
           // A fast reader empties the socket within microseconds: try again after the other
           // pending work a few times before falling back to a piece (which waits for room but

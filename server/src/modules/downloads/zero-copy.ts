@@ -9,11 +9,16 @@ import { libcErrno, libcFunction } from '../../storage/libc.js';
  */
 export type ZeroCopy = {
   /**
-   * Sends up to `count` bytes of `fileFd` from `position` to the non-blocking socket `socketFd`.
-   * Returns the bytes sent (0: the file ended), or 'again' when the socket is full. Throws on
-   * any other failure (the peer went away).
+   * Sends up to `count` bytes of `fileFd` from `position` to the non-blocking socket `socketFd`,
+   * on a thread of the pool: a file that is not cached yet is read from the disk there, never on
+   * the event loop. Resolves to the bytes sent (0: the file ended), or 'again' when the socket is
+   * full; rejects on any other failure (the peer went away). Both descriptors must stay open
+   * until it settles: pass ones from `duplicate`, which nothing else can close meanwhile.
    */
-  send(socketFd: number, fileFd: number, position: number, count: number): number | 'again';
+  send(socketFd: number, fileFd: number, position: number, count: number): Promise<number | 'again'>;
+  /** A descriptor of the caller's own for the same socket or file; give it back with `release`. */
+  duplicate(fd: number): number;
+  release(fd: number): void;
   /**
    * Asks for a larger send buffer on the socket. Every time it fills, the next bytes wait for
    * Node's event loop; the larger it is, the fewer such round trips a big file takes.
@@ -26,6 +31,10 @@ const SOL_SOCKET = 1;
 const SO_SNDBUF = 7;
 const SEND_BUFFER_BYTES = 4 * 1024 * 1024;
 const EINTR = 4;
+// Duplicates close on exec, so a command started meanwhile never inherits them, and are numbered
+// from 3, so they never take the place of standard input, output or error.
+const F_DUPFD_CLOEXEC = 1030;
+const LOWEST_DUPLICATE = 3;
 
 let loaded: ZeroCopy | null | undefined;
 
@@ -37,19 +46,35 @@ export async function loadZeroCopy(): Promise<ZeroCopy | undefined> {
   if (loaded === undefined) {
     const sendfile = libcFunction('long sendfile(int out_fd, int in_fd, _Inout_ int64_t *offset, size_t count)');
     const setsockopt = libcFunction('int setsockopt(int fd, int level, int name, const int *value, uint32_t length)');
+    const fcntl = libcFunction('int fcntl(int fd, int cmd, ...)');
+    const close = libcFunction('int close(int fd)');
     loaded =
-      sendfile && setsockopt
+      sendfile && setsockopt && fcntl && close
         ? {
             widenSendBuffer(socketFd: number): void {
               // The kernel doubles the value for its bookkeeping and caps it at net.core.wmem_max.
               setsockopt(socketFd, SOL_SOCKET, SO_SNDBUF, [SEND_BUFFER_BYTES], 4);
             },
-            send(socketFd: number, fileFd: number, position: number, count: number): number | 'again' {
-              const sent = Number(sendfile(socketFd, fileFd, [position], count));
-              if (sent >= 0) return sent;
-              const errno = libcErrno();
-              if (errno === EAGAIN || errno === EINTR) return 'again';
-              throw new Error(`sendfile failed (errno ${errno})`);
+            duplicate(fd: number): number {
+              const copy = Number(fcntl(fd, F_DUPFD_CLOEXEC, 'int', LOWEST_DUPLICATE));
+              if (copy < 0) throw new Error(`descriptor could not be duplicated (errno ${libcErrno()})`);
+              return copy;
+            },
+            release(fd: number): void {
+              close(fd);
+            },
+            send(socketFd: number, fileFd: number, position: number, count: number): Promise<number | 'again'> {
+              return new Promise((resolve, reject) => {
+                sendfile.async(socketFd, fileFd, [position], count, (error: unknown, result: number | bigint) => {
+                  if (error) return reject(error instanceof Error ? error : new Error(String(error)));
+                  const sent = Number(result);
+                  if (sent >= 0) return resolve(sent);
+                  // The binding keeps the pool thread's errno for the callback.
+                  const errno = libcErrno();
+                  if (errno === EAGAIN || errno === EINTR) return resolve('again');
+                  reject(new Error(`sendfile failed (errno ${errno})`));
+                });
+              });
             },
           }
         : null;
