@@ -21,14 +21,20 @@ export const DirectStageBytes = 2 * 1024 * 1024;
 // their pages stay mapped instead of being faulted in again for every upload.
 const IdleKept = 8;
 const idle: Buffer[] = [];
+/** Cleared once a buffer's address turned out not to be learnable, so no more are allocated in vain. */
+let addressable = true;
 
 /** A stage buffer whose first byte sits on an aligned address; null where the address cannot be learnt. */
 export function takeStageBuffer(): Buffer | null {
   const kept = idle.pop();
   if (kept) return kept;
+  if (!addressable) return null;
   const backing = Buffer.allocUnsafeSlow(DirectStageBytes + DirectAlignment);
   const address = addressOf(backing);
-  if (address === null) return null;
+  if (address === null) {
+    addressable = false;
+    return null;
+  }
   const skip = Number((BigInt(DirectAlignment) - (address % BigInt(DirectAlignment))) % BigInt(DirectAlignment));
   return backing.subarray(skip, skip + DirectStageBytes);
 }

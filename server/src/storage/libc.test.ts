@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { libcErrno, libcFunction } from './libc.js';
+import { callOnPool, libcErrno, libcFunction } from './libc.js';
 
 describe.runIf(process.platform === 'linux')('libcFunction', () => {
   it('binds a C library function from its declaration, and reports errno after a failed call', () => {
@@ -9,12 +9,9 @@ describe.runIf(process.platform === 'linux')('libcFunction', () => {
     expect(libcErrno()).toBe(9); // EBADF
   });
 
-  it('reports the errno of a call made on a pool thread in its callback', async () => {
+  it('calls a function on a pool thread and reports the errno it left there', async () => {
     const close = libcFunction('int close(int fd)')!;
-    const result = await new Promise<{ value: number; errno: number }>((resolve, reject) => {
-      close.async(-1, (error: unknown, value: number) => (error ? reject(error) : resolve({ value, errno: libcErrno() })));
-    });
-    expect(result).toEqual({ value: -1, errno: 9 }); // EBADF
+    expect(await callOnPool(close, -1)).toEqual({ result: -1, errno: 9 }); // EBADF
   });
 
   it('answers null for a function the library does not have', () => {

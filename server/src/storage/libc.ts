@@ -38,6 +38,24 @@ export function libcFunction(declaration: string): LibcFunction | null {
   }
 }
 
+/** What a call made on a pool thread returned, with the `errno` it left there. */
+export type PoolCallResult = { result: number; errno: number };
+
+/**
+ * Calls a C library function on a thread of the pool, so a call that waits (for the disk, say)
+ * never holds up the event loop. Rejects only when the binding itself fails; the C function's
+ * own failure shows in the result and errno, as it would in C.
+ */
+export function callOnPool(fn: LibcFunction, ...args: unknown[]): Promise<PoolCallResult> {
+  return new Promise((resolve, reject) => {
+    fn.async(...args, (error: unknown, result: number | bigint) => {
+      if (error) reject(error instanceof Error ? error : new Error(String(error)));
+      // The binding keeps the pool thread's errno for the callback.
+      else resolve({ result: Number(result), errno: libcErrno() });
+    });
+  });
+}
+
 /** `errno` as the last call through the binding left it. */
 export function libcErrno(): number {
   return koffi?.errno() ?? 0;

@@ -1,4 +1,4 @@
-import { libcFunction } from './libc.js';
+import { callOnPool, libcFunction } from './libc.js';
 
 /**
  * Starts writing a byte range of an open file to disk without waiting for it, and without the
@@ -17,14 +17,10 @@ export function startWriteback(): StartWriteback | null {
   if (binding !== undefined) return binding;
   const call = libcFunction('int sync_file_range(int fd, int64_t offset, int64_t nbytes, unsigned int flags)');
   binding = call
-    ? (fd, offset, length) =>
-        new Promise((resolve, reject) => {
-          call.async(fd, offset, length, SYNC_FILE_RANGE_WRITE, (error: unknown, result: number) => {
-            if (error) reject(error instanceof Error ? error : new Error(String(error)));
-            else if (result !== 0) reject(new Error('sync_file_range failed'));
-            else resolve();
-          });
-        })
+    ? async (fd, offset, length) => {
+        const { result, errno } = await callOnPool(call, fd, offset, length, SYNC_FILE_RANGE_WRITE);
+        if (result !== 0) throw new Error(`sync_file_range failed (errno ${errno})`);
+      }
     : null;
   return binding;
 }

@@ -1,5 +1,5 @@
 import type net from 'node:net';
-import { libcErrno, libcFunction } from '../../storage/libc.js';
+import { callOnPool, libcErrno, libcFunction } from '../../storage/libc.js';
 
 /**
  * The kernel's `sendfile(2)`: file bytes go from the page cache to a socket without passing
@@ -63,18 +63,11 @@ export async function loadZeroCopy(): Promise<ZeroCopy | undefined> {
             release(fd: number): void {
               close(fd);
             },
-            send(socketFd: number, fileFd: number, position: number, count: number): Promise<number | 'again'> {
-              return new Promise((resolve, reject) => {
-                sendfile.async(socketFd, fileFd, [position], count, (error: unknown, result: number | bigint) => {
-                  if (error) return reject(error instanceof Error ? error : new Error(String(error)));
-                  const sent = Number(result);
-                  if (sent >= 0) return resolve(sent);
-                  // The binding keeps the pool thread's errno for the callback.
-                  const errno = libcErrno();
-                  if (errno === EAGAIN || errno === EINTR) return resolve('again');
-                  reject(new Error(`sendfile failed (errno ${errno})`));
-                });
-              });
+            async send(socketFd: number, fileFd: number, position: number, count: number): Promise<number | 'again'> {
+              const { result, errno } = await callOnPool(sendfile, socketFd, fileFd, [position], count);
+              if (result >= 0) return result;
+              if (errno === EAGAIN || errno === EINTR) return 'again';
+              throw new Error(`sendfile failed (errno ${errno})`);
             },
           }
         : null;
