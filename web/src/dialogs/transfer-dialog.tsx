@@ -1,6 +1,7 @@
 import { FolderPlus } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isWithinPath } from '../lib/paths';
 import { openDialog } from '../stores/dialog-store';
 import { DialogFrame } from './dialog-frame';
 import type { DialogControls } from './dialog-registry';
@@ -22,11 +23,6 @@ export type TransferDialogProps = {
   onConfirm: (destination: string) => Promise<void | boolean>;
 };
 
-function isWithin(path: string, ancestor: string): boolean {
-  const folder = ancestor.replace(/\/+$/, '');
-  return path === folder + '/' || path.startsWith(folder + '/');
-}
-
 function TransferDialog({ mode, paths, source, canCreate, singleClick, onConfirm, onClose }: TransferDialogProps & DialogControls & { mode: 'move' | 'copy' }) {
   const { t } = useTranslation();
   const [folder, setFolder] = useState(source);
@@ -35,7 +31,7 @@ function TransferDialog({ mode, paths, source, canCreate, singleClick, onConfirm
   const destination = chosen ?? folder;
   // Moving to where the items already are changes nothing; nothing goes into itself.
   const isSameFolder = mode === 'move' && destination === source;
-  const isIntoItself = paths.some((path) => isWithin(destination, path));
+  const isIntoItself = paths.some((path) => isWithinPath(destination, path));
   const isDisabled = isBusy || isSameFolder || isIntoItself;
 
   return (

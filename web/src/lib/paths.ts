@@ -30,6 +30,19 @@ export function withoutTrailingSlash(path: string): string {
   return path.replace(/\/+$/, '');
 }
 
+/** A path without its trailing slashes, the root staying `/`: for comparing folders however they were written. */
+export function trimmedPath(path: string): string {
+  return withoutTrailingSlash(path) || '/';
+}
+
+/** True when `path` is `ancestor` itself or lies below it (`/a/b` is within `/a`, `/ab` is not). */
+export function isWithinPath(path: string, ancestor: string): boolean {
+  const child = trimmedPath(path);
+  const parent = trimmedPath(ancestor);
+  if (parent === '/') return true;
+  return child === parent || child.startsWith(parent + '/');
+}
+
 /** The parent folder of a path, with a trailing slash: `/a/b.txt` → `/a/`. */
 export function parentPath(path: string): string {
   const trimmed = withoutTrailingSlash(path);

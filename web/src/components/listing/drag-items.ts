@@ -1,5 +1,5 @@
 import type { DragEvent } from 'react';
-import { isWithinPath } from './paths-within';
+import { isWithinPath, parentPath, trimmedPath } from '../../lib/paths';
 
 /** The data type of items dragged inside the app (files dragged in from outside carry `Files`). */
 export const ItemDragType = 'application/x-burrow-items';
@@ -36,11 +36,6 @@ export function itemsOfDrag(event: DragEvent): string[] | null {
  * not into the folder they are already in.
  */
 export function canDropInto(folder: string, paths: readonly string[]): boolean {
-  const target = folder.replace(/\/+$/, '') || '/';
-  return paths.length > 0 && paths.every((path) => !isWithinPath(target, path) && parentOf(path) !== target);
-}
-
-function parentOf(path: string): string {
-  const trimmed = path.replace(/\/+$/, '');
-  return trimmed.slice(0, trimmed.lastIndexOf('/')) || '/';
+  const target = trimmedPath(folder);
+  return paths.length > 0 && paths.every((path) => !isWithinPath(target, path) && trimmedPath(parentPath(path)) !== target);
 }

@@ -1,14 +1,10 @@
 import type { Resource } from '@burrow/protocol';
 import { ApiPaths } from '@burrow/protocol/paths';
 import { requestJson } from '../../api/http-client';
-import { encodePath } from '../paths';
+import { encodePath, trimmedPath } from '../paths';
 import type { UploadPlan } from './upload-entries';
 
 type RecursiveEntry = { path: string; isDir: boolean };
-
-function withoutSlash(path: string): string {
-  return path.replace(/\/+$/, '') || '/';
-}
 
 /**
  * The planned files whose target already exists. A flat upload compares against the folder's
@@ -20,10 +16,10 @@ export async function findConflicts(plan: UploadPlan, folder: string, signal?: A
   if (plan.files.length === 0) return existing;
   if (plan.isNested) {
     const entries = await requestJson<RecursiveEntry[]>(ApiPaths.resourcesRecursive + encodePath(folder), { signal });
-    for (const entry of entries) existing.add(withoutSlash(entry.path));
+    for (const entry of entries) existing.add(trimmedPath(entry.path));
   } else {
     const listing = await requestJson<Resource>(ApiPaths.resources + encodePath(folder), { signal });
-    for (const item of listing.items ?? []) existing.add(withoutSlash(item.path));
+    for (const item of listing.items ?? []) existing.add(trimmedPath(item.path));
   }
-  return new Set(plan.files.map((entry) => entry.path).filter((path) => existing.has(withoutSlash(path))));
+  return new Set(plan.files.map((entry) => entry.path).filter((path) => existing.has(trimmedPath(path))));
 }

@@ -89,7 +89,7 @@ export async function deleteFile(path: string): Promise<void> {
  * `name(N)`. Returns the path the item ended at, or null when the question was cancelled.
  */
 export async function renameInPlace(path: string, name: string): Promise<string | null> {
-  const from = path.replace(/\/+$/, '');
+  const from = withoutTrailingSlash(path);
   const folder = parentPath(from);
   const to = joinPath(folder, name);
   try {
@@ -108,7 +108,7 @@ export async function renameInPlace(path: string, name: string): Promise<string 
   const before = new Set(((await fetchResource(folder)).items ?? []).map((item) => item.name));
   await transferResource('rename', from, to, { rename: true });
   const landed = ((await fetchResource(folder)).items ?? []).find((item) => !before.has(item.name));
-  return landed ? landed.path.replace(/\/+$/, '') : to;
+  return landed ? withoutTrailingSlash(landed.path) : to;
 }
 
 /**

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { isApiError } from '../../api/api-error';
 import { ErrorScreen } from '../../components/errors/error-screen';
+import { withoutTrailingSlash } from '../../lib/paths';
 import { clearSelection } from '../../stores/selection-store';
 import { useSession } from '../../stores/session-store';
 import { usePageTitle } from '../use-page-title';
@@ -46,7 +47,7 @@ export function FilesScreen() {
   return (
     <div className="page files">
       {/* A folder shows its own heading, whose breadcrumbs take dropped items. */}
-      {!resource.data?.isDir && <FilesHeading path={resource.data ? path.replace(/\/+$/, '') : path} />}
+      {!resource.data?.isDir && <FilesHeading path={resource.data ? withoutTrailingSlash(path) : path} />}
       {body}
     </div>
   );
