@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { action, dialog, expectSelected, filesUser, itemLink, openFolder, shownNames } from './files-helpers';
+import { action, dialog, expectSelected, filesUser, itemLink, listing, openFolder, shownNames } from './files-helpers';
 
 test.describe('files screen: move, copy, new file and new folder dialogs', () => {
   test('move: the picker browses subfolders, Move is off for the current folder, a clash asks cancel, rename or replace', async ({ server, makeUser, pageAs, root }) => {
@@ -75,6 +75,9 @@ test.describe('files screen: move, copy, new file and new folder dialogs', () =>
     await expect.poll(() => shownNames(page)).toEqual(['dest']);
     expect(root.read(`${here}/dest/b.txt`)).toBe('new b');
     expect(root.exists(`${here}/b.txt`)).toBe(false);
+    // The folder changed seconds after the listing was first shown: its time is told from the
+    // new listing's moment, never as one still to come.
+    await expect(listing(page).getByRole('row').filter({ hasText: 'dest' })).toContainText(/now|seconds? ago/);
 
     // A folder cannot go into itself.
     await itemLink(page, 'dest').click();

@@ -24,8 +24,12 @@ import { useFilesKeyboard } from './use-files-keyboard';
 import { useUploadDrop } from './use-upload-drop';
 import { saveSorting } from './view-preferences';
 
-/** Formats modification times, remembering each result: a listing has many equal timestamps. */
-function useDateFormatter(absolute: boolean, locale: string) {
+/**
+ * Formats modification times, remembering each result: a listing has many equal timestamps.
+ * Relative times count from when the listing arrived, so each new listing starts afresh: an item
+ * changed while the folder was on screen never reads as changing in the future.
+ */
+function useDateFormatter(absolute: boolean, locale: string, listing: Resource) {
   return useMemo(() => {
     const cache = new Map<string, { text: string; title: string }>();
     const now = new Date();
@@ -42,7 +46,8 @@ function useDateFormatter(absolute: boolean, locale: string) {
       }
       return entry;
     };
-  }, [absolute, locale]);
+    // The listing is only the moment to count from.
+  }, [absolute, locale, listing]);
 }
 
 type FolderViewProps = {
@@ -69,7 +74,7 @@ export function FolderView({ folder, resource, user, isRefreshing }: FolderViewP
   const selection = useMemo(() => (selected.size === 0 ? [] : ordered.filter((item) => selected.has(item.path))), [ordered, selected]);
   const viewMode = normaliseViewMode(user.viewMode);
   const sorting = pendingSorting ?? { by: normaliseSortField(resource.sorting?.by), asc: resource.sorting?.asc ?? false };
-  const formatDate = useDateFormatter(user.dateFormat, locale);
+  const formatDate = useDateFormatter(user.dateFormat, locale, resource);
   const folders = resource.numDirs ?? folderCount;
   const files = resource.numFiles ?? ordered.length - folderCount;
   const canThumb = settings.EnableThumbs && user.perm.download;
