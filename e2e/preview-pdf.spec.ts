@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import type { Frame, Page } from '@playwright/test';
 import { AdminPassword, expect, test, waitForApp, type RootFolder } from './fixtures';
 import { repositoryRoot, webDist } from './support/burrow-server';
-import { sharedFixtures } from './support/root-folder';
+import { fixturesFolder } from './support/root-folder';
 
 /** Kept out of Playwright's own output folder, which every run empties, so they can be looked at afterwards. */
 const shotsFolder = path.join(repositoryRoot, 'test-results/pdf-shots');
@@ -379,7 +379,7 @@ test.describe('PDF preview', () => {
 
   test('works below a base URL', async ({ launchServer, pageAs }) => {
     const other = await launchServer({ baseURL: '/burrow' });
-    fs.copyFileSync(path.join(sharedFixtures, 'media/doc.pdf'), path.join(other.root, 'doc.pdf'));
+    fs.copyFileSync(path.join(fixturesFolder, 'media/doc.pdf'), path.join(other.root, 'doc.pdf'));
     const page = await pageAs({ username: 'admin', password: AdminPassword }, { server: other });
     await page.goto(`${other.url}/files/doc.pdf`);
     await waitForApp(page);

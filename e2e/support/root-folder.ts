@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The shared test fixtures live beside the repository, in `../shared/fixtures`. */
-export const sharedFixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures');
+/** The repository's test fixtures, in `test-fixtures/` at its root. */
+export const fixturesFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test-fixtures');
 
 /**
  * Files in the server's root folder, addressed by paths relative to it ("docs/a.txt").
@@ -47,7 +47,7 @@ export class RootFolder {
   copyFixture(fixture: string, relative = path.basename(fixture)): string {
     const full = this.resolve(relative);
     fs.mkdirSync(path.dirname(full), { recursive: true });
-    fs.copyFileSync(path.join(sharedFixtures, fixture), full);
+    fs.copyFileSync(path.join(fixturesFolder, fixture), full);
     return full;
   }
 }

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** The shared fixture folder (media and hostile files); tests copy from it, never serve it. */
-export const FIXTURES = path.resolve(process.env.BURROW_FIXTURES ?? path.join(import.meta.dirname, '../../../../../shared/fixtures'));
+/** The repository's fixture folder (media, hostile files, filebrowser databases); tests copy from it, never serve it. */
+export const FIXTURES = path.resolve(import.meta.dirname, '../../../../test-fixtures');
 
 /** Copies a fixture (`media/photo.jpg`) into a test root, writable, under `target` (virtual-style). */
 export function copyFixture(root: string, fixture: string, target = '/' + path.basename(fixture)): string {
