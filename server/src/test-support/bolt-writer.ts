@@ -174,7 +174,8 @@ export function writeBolt(tree: BoltTree, options: BoltWriteOptions = {}): Buffe
   }
   for (const which of options.damageMeta ?? []) {
     // One bit of the transaction id: the checksum no longer matches.
-    file[which * pageSize + PAGE_HEADER + 48] ^= 0x01;
+    const at = which * pageSize + PAGE_HEADER + 48;
+    file[at] = file[at]! ^ 0x01;
   }
   return file;
 }
