@@ -26,6 +26,8 @@ import { sharesModule } from './modules/shares/shares.module.js';
 import { uploadsModule } from './modules/uploads/uploads.module.js';
 import { searchModule } from './modules/search/search.module.js';
 import { commandsModule } from './modules/commands/commands.module.js';
+import { monitoringPlugin } from './modules/monitoring/monitoring.plugin.js';
+import { searchServiceOf } from './modules/search/search.module.js';
 
 /** Everything a route module may need; built once in `buildApp` and passed explicitly. */
 export type Services = {
@@ -99,7 +101,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     });
   }
 
-  app.get('/health', async () => ({ status: 'OK' }));
+  // Before every route, so that each one is measured.
+  await app.register(monitoringPlugin, { config, db, searchIndex: () => searchServiceOf(services)?.status() });
   await app.register(authRoutes, { auth });
   await app.register(usersRoutes, { users, auth });
   await app.register(settingsRoutes, { settings });

@@ -48,6 +48,12 @@ export type Config = {
   commandOutputLimit: number;
   /** Commands running at once, server-wide. */
   maxRunningCommands: number;
+  /** Serve Prometheus metrics at `/metrics`. */
+  metrics: boolean;
+  /** A bearer token that may read `/metrics` (empty: none). */
+  metricsToken: string;
+  /** Addresses or CIDR blocks that may read `/metrics` without a token (default: loopback when no token is set). */
+  metricsAllowedAddresses: string[];
   /** Admin password used on first run; otherwise a random one is printed once. */
   adminPassword?: string;
 };
@@ -97,6 +103,9 @@ export const ConfigKeys = [
   'commandTimeLimit',
   'commandOutputLimit',
   'maxRunningCommands',
+  'metrics',
+  'metricsToken',
+  'metricsAllowedAddresses',
   'adminPassword',
 ] as const;
 export type ConfigKey = (typeof ConfigKeys)[number];
@@ -306,6 +315,9 @@ export function resolveConfig(source: Source, cwd = process.cwd()): Config {
     commandTimeLimit: get('commandTimeLimit') !== undefined ? asDuration('commandTimeLimit', get('commandTimeLimit')) : 600,
     commandOutputLimit: get('commandOutputLimit') !== undefined ? asSize('commandOutputLimit', get('commandOutputLimit')) : 10 * 1024 ** 2,
     maxRunningCommands: get('maxRunningCommands') !== undefined ? asInt('maxRunningCommands', get('maxRunningCommands'), 1, 1024) : 16,
+    metrics: get('metrics') !== undefined ? asBool('metrics', get('metrics')) : false,
+    metricsToken: get('metricsToken') !== undefined ? asString('metricsToken', get('metricsToken')).trim() : '',
+    metricsAllowedAddresses: get('metricsAllowedAddresses') !== undefined ? asList('metricsAllowedAddresses', get('metricsAllowedAddresses')) : [],
     adminPassword: get('adminPassword') !== undefined ? asString('adminPassword', get('adminPassword')) : undefined,
   };
   if (!config.proxyHeader || !/^[A-Za-z0-9-]+$/.test(config.proxyHeader)) throw new ConfigError('proxyHeader: expected a header name');

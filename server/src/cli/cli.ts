@@ -29,7 +29,8 @@ function addServerOptions(command: Command): Command {
     .option('--resize-preview [bool]', 'serve resized previews')
     .option('--follow-external-symlinks [bool]', 'follow links that leave a scope')
     .option('--trusted-proxies <list>', 'comma-separated addresses trusted for proxy authentication')
-    .option('--proxy-header <name>', 'header naming the user under proxy authentication');
+    .option('--proxy-header <name>', 'header naming the user under proxy authentication')
+    .option('--metrics [bool]', 'serve Prometheus metrics at /metrics');
 }
 
 const FLAG_KEYS: Record<string, keyof Config | 'configFile'> = {
@@ -48,6 +49,7 @@ const FLAG_KEYS: Record<string, keyof Config | 'configFile'> = {
   followExternalSymlinks: 'followExternalSymlinks',
   trustedProxies: 'trustedProxies',
   proxyHeader: 'proxyHeader',
+  metrics: 'metrics',
 };
 
 export function configFromFlags(flags: GlobalFlags): Config {
@@ -186,7 +188,7 @@ export async function runCli(argv: string[]): Promise<void> {
     const config = withConfig(flags);
     const stores = await openStores(config);
     try {
-      const { adminPassword: _hidden, recaptchaSecret: _secret, ...server } = config;
+      const { adminPassword: _hidden, recaptchaSecret: _secret, metricsToken: _token, ...server } = config;
       print({ server, settings: stores.settings.get() });
     } finally {
       await stores.db.destroy();

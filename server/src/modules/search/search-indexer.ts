@@ -70,6 +70,8 @@ export function createSearchIndexer(deps: {
   const runs = new Set<Run>();
 
   const pending = new Map<string, boolean>();
+  /** When the oldest change not yet applied was reported (undefined: nothing waits). */
+  let backlogSince: number | undefined;
   let waiters: (() => void)[] = [];
   let pump: Promise<void> | undefined;
 
@@ -265,6 +267,7 @@ export function createSearchIndexer(deps: {
     })().finally(() => {
       pump = undefined;
       if (pending.size > 0 && !stopped) startPump();
+      else backlogSince = undefined;
     });
   }
 
@@ -284,6 +287,7 @@ export function createSearchIndexer(deps: {
         pending.set(relative, (pending.get(relative) ?? false) || deep);
       }
       if (pending.size === 0) return Promise.resolve();
+      backlogSince ??= Date.now();
       const settled = new Promise<void>((resolve) => waiters.push(resolve));
       if (pending.size > MAX_PENDING) {
         // Remembering every path would cost memory without bound; the rescan finds them all.
@@ -304,6 +308,11 @@ export function createSearchIndexer(deps: {
 
     get rescanning(): boolean {
       return fullRun !== undefined;
+    },
+
+    /** Changes reported and not yet applied, and how long the oldest of them has waited. */
+    backlog(): { size: number; waitedMs: number } {
+      return { size: pending.size + subtreeQueue.length, waitedMs: backlogSince === undefined ? 0 : Date.now() - backlogSince };
     },
 
     /** Resolves when no notice, folder reindex or full rescan is in progress. */

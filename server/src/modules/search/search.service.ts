@@ -234,6 +234,13 @@ export function createSearchService(deps: { config: Config; scopes: Scopes; log:
       indexer = undefined;
     },
 
+    /** The index's size and how far it is behind, for monitoring; undefined while none runs. */
+    status(): { entries: number; complete: boolean; backlog: number; lagSeconds: number } | undefined {
+      if (!repository || !indexer) return undefined;
+      const backlog = indexer.backlog();
+      return { entries: repository.count(), complete, backlog: backlog.size, lagSeconds: backlog.waitedMs / 1000 };
+    },
+
     /** Resolves when the first full build (or the start-up reconcile) has finished. */
     ready(): Promise<void> {
       return initial;
