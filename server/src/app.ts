@@ -7,6 +7,7 @@ import { openDatabase, type Db } from './storage/db.js';
 import { createScopes, type Scopes } from './storage/scopes.js';
 import { createRouteTable } from './plugins/route-table.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { jsonBodyPlugin } from './plugins/json-body.js';
 import { authPlugin } from './plugins/auth.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { webAppPlugin } from './plugins/web-app.js';
@@ -87,6 +88,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onRoute', (route) => routeTable.record(route));
 
   await app.register(errorHandlerPlugin);
+  await app.register(jsonBodyPlugin);
   await app.register(securityHeadersPlugin, { config });
   await app.register(authPlugin, { auth });
 

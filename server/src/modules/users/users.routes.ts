@@ -34,7 +34,8 @@ export const usersRoutes: FastifyPluginAsync<{ users: UsersService; auth: AuthSe
     return sendStatus(reply, 200);
   });
 
-  app.delete(`${ApiPaths.users}/:id`, { preHandler: app.requireUser, schema: { params: IdParams } }, async (request, reply) => {
+  // The body is optional JSON ({"current_password"}); filebrowser's client sends it as text.
+  app.delete(`${ApiPaths.users}/:id`, { preHandler: app.requireUser, config: { jsonBody: true }, schema: { params: IdParams } }, async (request, reply) => {
     const { id } = request.params as { id: string };
     const body = request.body as UserDeleteRequest | undefined;
     if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) throw badRequest('malformed JSON');
