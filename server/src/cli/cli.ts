@@ -10,6 +10,7 @@ import { createScopes } from '../storage/scopes.js';
 import { allPermissions } from '../modules/users/users.model.js';
 import { bootstrapAdmin } from '../modules/users/bootstrap.js';
 import { setSetting } from './config-set.js';
+import { importFilebrowser, refuseBoltDatabase } from './import-filebrowser.js';
 
 type GlobalFlags = Record<string, string | boolean | undefined>;
 
@@ -65,6 +66,7 @@ export function configFromFlags(flags: GlobalFlags): Config {
 }
 
 async function openStores(config: Config) {
+  refuseBoltDatabase(config);
   // As at server start: the root must exist before scopes are resolved and probed, so user
   // commands work on a machine where the server has never run.
   fs.mkdirSync(config.root, { recursive: true, mode: config.dirMode });
@@ -94,6 +96,8 @@ export async function runCli(argv: string[]): Promise<void> {
   addServerOptions(program.command('serve', { isDefault: true }).description('serve the web app and API'))
     .action(async (flags: GlobalFlags) => {
       const config = withConfig(flags);
+      // A filebrowser database must be imported, not opened as SQLite.
+      refuseBoltDatabase(config);
       // Loaded on demand: the user and config commands need none of the feature modules (image,
       // archive and compression libraries), and start much faster without them.
       const { serve } = await import('./serve.js');
@@ -206,6 +210,17 @@ export async function runCli(argv: string[]): Promise<void> {
     } finally {
       await stores.db.destroy();
     }
+  });
+
+  const importCommand = program.command('import').description('take users, settings and share links over from another file manager');
+  addServerOptions(
+    importCommand
+      .command('filebrowser <file>')
+      .description("import filebrowser's database (filebrowser.db), or a file written by `filebrowser config export` or `filebrowser users export`")
+      .option('--dry-run', 'print what would be imported and what cannot be mapped, and write nothing')
+      .option('--merge', 'update users and share links that already exist instead of refusing them'),
+  ).action(async (file: string, flags: GlobalFlags) => {
+    await importFilebrowser(file, withConfig(flags), { dryRun: flags.dryRun === true, merge: flags.merge === true });
   });
 
   await program.parseAsync(argv);
