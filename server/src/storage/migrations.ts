@@ -117,4 +117,14 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable('search_entries').execute();
     },
   },
+  '0003_kept_session_token': {
+    // A user who changes their own password keeps the session that made the change: its token id
+    // is exempt from the revocation by tokens_valid_after (null when no token is kept).
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('users').addColumn('kept_token_jti', 'varchar(64)').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('users').dropColumn('kept_token_jti').execute();
+    },
+  },
 };

@@ -21,6 +21,8 @@ export type UsersTable = {
   rules: string;
   /** Milliseconds; tokens issued before this moment are revoked (password change). */
   tokens_valid_after: number;
+  /** Token id exempt from tokens_valid_after: the session that changed its own password. */
+  kept_token_jti: string | null;
   /** Milliseconds of the last update through the users API (drives X-Renew-Token). */
   updated_at: number;
   created_at: number;

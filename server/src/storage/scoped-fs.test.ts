@@ -228,13 +228,48 @@ describe('Scope helpers', () => {
     expect(target.real).toBe(path.join(root, 'docs', 'new', 'file.txt'));
   });
 
-  it('hides dotfiles from listings without denying them', () => {
+  it('denies every path with a dot segment under hideDotfiles, as a rule would', async () => {
     const scope = makeScope({ hideDotfiles: true, userRules: [deny('/private')] });
-    expect(scope.isHidden('/docs/.env')).toBe(true);
-    expect(scope.isAllowed('/docs/.env')).toBe(true);
-    expect(scope.isListable('/docs/.env')).toBe(false);
+    fs.mkdirSync(path.join(root, '.git'));
+    fs.writeFileSync(path.join(root, '.git', 'config'), 'dot');
+    fs.writeFileSync(path.join(root, 'docs', '.env'), 'dot');
+    for (const virtual of ['/docs/.env', '/.git', '/.git/config', '/.git/missing/deeper']) {
+      expect(scope.isAllowed(virtual), virtual).toBe(false);
+      expect(scope.isListable(virtual), virtual).toBe(false);
+      for (const intent of ['read', 'write', 'delete'] as const) expect(await statusOf(scope, virtual, intent), `${intent} ${virtual}`).toBe(403);
+    }
+    // Names that merely contain a dot, and the rules' own view for descendant checks.
+    expect(scope.isAllowed('/docs/a.txt')).toBe(true);
+    expect(scope.isAllowed('/docs/a..b')).toBe(true);
+    expect(scope.rulesAllow('/docs/.env')).toBe(true);
     expect(scope.isListable('/private')).toBe(false);
-    expect(scope.isListable('/docs/a.txt')).toBe(true);
+    // Without hideDotfiles nothing changes.
+    expect(await statusOf(makeScope(), '/.git/config', 'read')).toBe('ok');
+  });
+
+  it('refuses links that land on a denied place or a hidden dotfile, whatever their own name', async () => {
+    fs.mkdirSync(path.join(root, '.ssh'));
+    fs.writeFileSync(path.join(root, '.ssh', 'id_rsa'), 'KEY');
+    fs.symlinkSync(path.join(root, '.ssh', 'id_rsa'), path.join(root, 'docs', 'key.txt'));
+    fs.symlinkSync(path.join(root, '.ssh'), path.join(root, 'docs', 'keys'));
+    fs.symlinkSync(path.join(root, 'private', 'secret.txt'), path.join(root, 'docs', 'open.txt'));
+    const hiding = makeScope({ hideDotfiles: true });
+    for (const virtual of ['/docs/key.txt', '/docs/keys', '/docs/keys/id_rsa']) expect(await statusOf(hiding, virtual, 'read'), virtual).toBe(403);
+    expect(await statusOf(makeScope(), '/docs/key.txt', 'read')).toBe('ok');
+    const ruled = makeScope({ userRules: [deny('/private')] });
+    expect(await statusOf(ruled, '/docs/open.txt', 'read')).toBe(403);
+    expect(hiding.allowsLanding(path.join(root, '.ssh', 'id_rsa'))).toBe(false);
+    expect(hiding.allowsLanding(path.join(root, 'docs', 'a.txt'))).toBe(true);
+    expect(hiding.allowsLanding(path.join(outside, '.x'))).toBe(true);
+  });
+
+  it('refuses a share scope below an owner dot folder', async () => {
+    fs.mkdirSync(path.join(root, '.config', 'app'), { recursive: true });
+    const owner = makeScope({ hideDotfiles: true });
+    expect(await statusOf(owner, '/.config/app', 'read')).toBe(403);
+    const narrowed = await makeScope().narrow('/.config');
+    const hidden = new Scope({ root: narrowed.root, rulePrefix: '/.config', globalRules: [], userRules: [], hideDotfiles: true, followExternalSymlinks: false, caseInsensitive: false });
+    expect(await statusOf(hidden, '/app', 'read')).toBe(403);
   });
 
   it('narrows to a sub-folder while rules keep seeing owner paths', async () => {

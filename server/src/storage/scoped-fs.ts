@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Rule } from '@burrow/protocol';
 import { forbidden, notFound } from '../errors.js';
 import { createRuleChecker, type RuleChecker } from '../modules/rules/rules.js';
-import { cleanVirtualPath, baseName, isWithin, joinVirtual } from './virtual-path.js';
+import { cleanVirtualPath, isWithin, joinVirtual } from './virtual-path.js';
 
 /** What an operation intends to do with a path; decides how links are treated. */
 export type Intent = 'read' | 'write' | 'delete';
@@ -71,19 +71,46 @@ export class Scope {
     return virtual === '/' ? this.rulePrefix : this.rulePrefix + virtual;
   }
 
-  /** Rules only: may this virtual path be used at all? */
+  /**
+   * May this virtual path be used at all? The rules, and under `hideDotfiles` a denial of any
+   * path with a segment starting with `.`: like upstream's rule check, hiding dotfiles refuses
+   * them everywhere (a request for `/.env` or `/.git/config` is denied as a rule would deny it),
+   * it does not only leave them out of listings. Tested on the rule path, so a share of an
+   * owner's dot folder is refused too.
+   */
   isAllowed(virtual: string): boolean {
+    const rulePath = this.rulePath(virtual);
+    if (this.hideDotfiles && hasDotSegment(rulePath)) return false;
+    return this.rules.isAllowed(rulePath);
+  }
+
+  /**
+   * The rules alone, for the descendant checks of copy, move and delete: acting on a folder the
+   * user may see carries its dotfiles along, as upstream's descendant walk does.
+   */
+  rulesAllow(virtual: string): boolean {
     return this.rules.isAllowed(this.rulePath(virtual));
   }
 
-  /** Hidden from listings, search and archives (dotfiles under hideDotfiles). Not a denial. */
-  isHidden(virtual: string): boolean {
-    return this.hideDotfiles && baseName(virtual).startsWith('.');
+  /** Whether an entry should appear in listings, search results and archives: exactly when it is allowed. */
+  isListable(virtual: string): boolean {
+    return this.isAllowed(virtual);
   }
 
-  /** Whether an entry should appear in listings, search results and archives. */
-  isListable(virtual: string): boolean {
-    return this.isAllowed(virtual) && !this.isHidden(virtual);
+  /** Whether any check beyond confinement applies (rules or hidden dotfiles). */
+  get hasDenials(): boolean {
+    return this.rules.hasRules || this.hideDotfiles;
+  }
+
+  /**
+   * Rules guard places, not spellings: whether the place `real` (an entry reached through links,
+   * its own or its parents') is allowed. A place outside the root is judged by confinement, not
+   * here; a place that is the requested path itself was already checked.
+   */
+  allowsLanding(real: string, virtual?: string): boolean {
+    if (!this.hasDenials) return true;
+    const landed = this.toVirtual(real);
+    return landed === undefined || landed === virtual || this.isAllowed(landed);
   }
 
   /** A scope confined to a sub-folder, with rules still evaluated on the full paths. */
@@ -174,13 +201,12 @@ export class Scope {
   }
 
   /**
-   * Rules guard places, not spellings: when links make a virtual path land somewhere else inside
-   * the scope, that place must be allowed too (a link to a denied folder is no way around it).
+   * When links make a virtual path land somewhere else inside the scope, that place must be
+   * allowed too: a link to a denied folder, or to a dotfile under `hideDotfiles`, is refused
+   * exactly as its target would be (403), never followed.
    */
   private assertRealAllowed(real: string, virtual: string): void {
-    if (!this.rules.hasRules) return;
-    const landed = this.toVirtual(real);
-    if (landed !== undefined && landed !== virtual && !this.isAllowed(landed)) throw forbidden();
+    if (!this.allowsLanding(real, virtual)) throw forbidden();
   }
 
   /**
@@ -244,6 +270,11 @@ export class Scope {
   isWithinVirtual(parent: string, child: string): boolean {
     return isWithin(parent, child);
   }
+}
+
+/** Whether any segment of a virtual path starts with `.` (`/a/.git/config`, `/.env`). */
+export function hasDotSegment(virtual: string): boolean {
+  return virtual.includes('/.');
 }
 
 /** `dir` ending in exactly one separator, so a root of `/` (serving everything) works too. */

@@ -115,9 +115,10 @@ describe('tokens', () => {
     expect((await t.request(other, { method: 'GET', url: '/api/users/1' })).statusCode).toBe(200);
   });
 
-  it('revokes every token of a user whose password changes or who is deleted', async () => {
+  it('revokes every other token of a user who changes their own password, and every token of a deleted user', async () => {
     const bob = await makeUser(t, { username: 'bob' });
     const bobToken = await loginAs(t, 'bob');
+    const bobElsewhere = await loginAs(t, 'bob');
     const admin = await t.login();
     const change = await t.request(bobToken, {
       method: 'PUT',
@@ -127,11 +128,49 @@ describe('tokens', () => {
     expect(change.statusCode).toBe(200);
     const fresh = change.headers['x-auth-token'] as string;
     expect(fresh).toBeTruthy();
-    expect((await t.request(bobToken, { method: 'GET', url: `/api/users/${bob.id}` })).statusCode).toBe(401);
+    // The session that made the change goes on (filebrowser's client renews with its token).
+    expect((await t.request(bobToken, { method: 'GET', url: `/api/users/${bob.id}` })).statusCode).toBe(200);
+    expect((await t.request(bobToken, { method: 'POST', url: '/api/renew' })).statusCode).toBe(200);
+    expect((await t.request(bobElsewhere, { method: 'GET', url: `/api/users/${bob.id}` })).statusCode).toBe(401);
+    expect((await t.request(bobElsewhere, { method: 'POST', url: '/api/renew' })).statusCode).toBe(401);
     expect((await t.request(fresh, { method: 'GET', url: `/api/users/${bob.id}` })).statusCode).toBe(200);
+    expect((await t.request(admin, { method: 'GET', url: '/api/users/1' })).statusCode).toBe(200);
     const newLogin = await loginAs(t, 'bob', 'a-new-long-password');
     expect((await t.request(admin, { method: 'DELETE', url: `/api/users/${bob.id}`, payload: { current_password: ADMIN_PASSWORD } })).statusCode).toBe(200);
     expect((await t.request(newLogin, { method: 'GET', url: `/api/users/${bob.id}` })).statusCode).toBe(401);
+  });
+
+  it("revokes every token of a user whose password an admin changes, and none of the admin's", async () => {
+    const bob = await makeUser(t, { username: 'bob' });
+    const bobToken = await loginAs(t, 'bob');
+    const admin = await t.login();
+    const change = await t.request(admin, {
+      method: 'PUT',
+      url: `/api/users/${bob.id}`,
+      payload: { what: 'user', which: ['password'], current_password: ADMIN_PASSWORD, data: { id: bob.id, password: 'a-new-long-password' } },
+    });
+    expect(change.statusCode).toBe(200);
+    expect(change.headers['x-auth-token']).toBeUndefined();
+    expect((await t.request(bobToken, { method: 'GET', url: `/api/users/${bob.id}` })).statusCode).toBe(401);
+    expect((await t.request(admin, { method: 'GET', url: `/api/users/${bob.id}` })).statusCode).toBe(200);
+  });
+
+  it('keeps only the latest session that changed its own password', async () => {
+    const bob = await makeUser(t, { username: 'bob' });
+    const first = await loginAs(t, 'bob');
+    const second = await loginAs(t, 'bob');
+    const put = (token: string, current: string, password: string) =>
+      t.request(token, {
+        method: 'PUT',
+        url: `/api/users/${bob.id}`,
+        payload: { what: 'user', which: ['password'], current_password: current, data: { id: bob.id, password } },
+      });
+    expect((await put(first, 'bob-password-1', 'a-new-long-password')).statusCode).toBe(200);
+    expect((await t.request(second, { method: 'GET', url: `/api/users/${bob.id}` })).statusCode).toBe(401);
+    const third = await loginAs(t, 'bob', 'a-new-long-password');
+    expect((await put(third, 'a-new-long-password', 'yet-another-long-password')).statusCode).toBe(200);
+    expect((await t.request(first, { method: 'GET', url: `/api/users/${bob.id}` })).statusCode).toBe(401);
+    expect((await t.request(third, { method: 'GET', url: `/api/users/${bob.id}` })).statusCode).toBe(200);
   });
 });
 

@@ -165,7 +165,8 @@ export function createAuthService(deps: {
       const user = await users.findById(payload.user.id);
       if (!user) throw unauthorized();
       const issuedMs = issuedAtMs(payload);
-      if (issuedMs < user.tokensValidAfter) throw unauthorized();
+      // Revoked by a password change, unless it is the session that made the change.
+      if (issuedMs < user.tokensValidAfter && (!payload.jti || payload.jti !== user.keptTokenJti)) throw unauthorized();
       if (payload.jti) {
         const revoked = await db.selectFrom('revoked_tokens').select('jti').where('jti', '=', payload.jti).executeTakeFirst();
         if (revoked) throw unauthorized();

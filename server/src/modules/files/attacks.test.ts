@@ -175,12 +175,12 @@ describe('rules', () => {
     const token = await h.user('tidy', { hideDotfiles: true });
     expect((await h.api(token, 'GET', '/')).json().items.map((item: { name: string }) => item.name)).toEqual(['visible.txt']);
     expect((await h.t.request(token, { method: 'GET', url: '/api/resources/recursive/' })).json().map((item: { path: string }) => item.path)).toEqual(['/visible.txt']);
-    // Lookups of a hidden name are denied as well (by base name, as upstream).
+    // Lookups of a hidden path are denied as well: any dot segment, not only the base name.
     expect((await h.api(token, 'GET', '/.env')).statusCode).toBe(403);
     expect((await h.api(token, 'POST', '/.new', { payload: 'x' })).statusCode).toBe(403);
     expect((await h.api(token, 'DELETE', '/.env')).statusCode).toBe(403);
     expect((await h.api(token, 'PATCH', '/visible.txt', { query: `action=rename&destination=${encodeURIComponent('%2Ehidden')}` })).statusCode).toBe(403);
-    expect((await h.api(token, 'GET', '/.config/a')).statusCode).toBe(200);
+    expect((await h.api(token, 'GET', '/.config/a')).statusCode).toBe(403);
     expect(h.read('.env')).toBe('x');
     expect(h.exists('.new')).toBe(false);
     expect(h.exists('visible.txt')).toBe(true);

@@ -7,7 +7,8 @@ import { joinVirtual } from '../../storage/virtual-path.js';
 /**
  * With rules in place, copy, move and delete check every descendant of a folder (and, for copy
  * and move, where it would land): one denied entry refuses the whole operation with 403, so a
- * rule can never be bypassed by acting on a parent folder. Links are not descended.
+ * rule can never be bypassed by acting on a parent folder. Links are not descended. Hidden
+ * dotfiles take no part here: they go along with the folder that holds them, as upstream's.
  */
 export async function assertDescendantsAllowed(scope: Scope, real: string, virtual: string, destination?: string): Promise<void> {
   if (!scope.hasRules) return;
@@ -21,8 +22,8 @@ export async function assertDescendantsAllowed(scope: Scope, real: string, virtu
     }
     for (const dirent of dirents) {
       const childRelative = relative ? `${relative}/${dirent.name}` : dirent.name;
-      if (!scope.isAllowed(joinVirtual(virtual, childRelative))) throw forbidden();
-      if (destination !== undefined && !scope.isAllowed(joinVirtual(destination, childRelative))) throw forbidden();
+      if (!scope.rulesAllow(joinVirtual(virtual, childRelative))) throw forbidden();
+      if (destination !== undefined && !scope.rulesAllow(joinVirtual(destination, childRelative))) throw forbidden();
       if (dirent.isDirectory()) await walk(path.join(folderReal, dirent.name), childRelative);
     }
   };

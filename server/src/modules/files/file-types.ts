@@ -132,24 +132,31 @@ const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The subtitle files and folders of a folder, sorted by name like Go's ReadDir. Links count only
- * when their target stays in the scope; special files and unreadable entries are left out.
+ * when their target stays in the scope and is allowed there (a link to a denied or hidden file
+ * is left out, as listings leave it out); entries are judged where they really are, so a
+ * folder reached through a link cannot show what the rules deny at its real place. Special
+ * files and unreadable entries are left out.
  */
 async function indexFolder(scope: Scope, realDir: string): Promise<FolderIndex> {
   const index: FolderIndex = { subtitles: [], folders: [] };
   let dirents: fs.Dirent[];
+  let landedDir: string;
   try {
-    dirents = await fsp.readdir(realDir, { withFileTypes: true });
+    landedDir = await fsp.realpath(realDir);
+    dirents = await fsp.readdir(landedDir, { withFileTypes: true });
   } catch {
     return index;
   }
   for (const dirent of dirents) {
+    if (!dirent.isSymbolicLink() && !scope.allowsLanding(path.join(landedDir, dirent.name))) continue;
     if (dirent.isDirectory()) index.folders.push(dirent.name);
     else if (dirent.isFile()) {
       if (isSubtitleName(dirent.name)) index.subtitles.push(dirent.name);
     } else if (dirent.isSymbolicLink()) {
       try {
-        const target = await fsp.realpath(path.join(realDir, dirent.name));
+        const target = await fsp.realpath(path.join(landedDir, dirent.name));
         if (!scope.isInside(target) && !scope.followExternalSymlinks) continue;
+        if (!scope.allowsLanding(target)) continue;
         const stat = await fsp.stat(target);
         if (stat.isDirectory()) index.folders.push(dirent.name);
         else if (stat.isFile() && isSubtitleName(dirent.name)) index.subtitles.push(dirent.name);

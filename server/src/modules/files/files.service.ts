@@ -5,12 +5,11 @@ import { pipeline } from 'node:stream/promises';
 import { ChecksumAlgorithms, type ChecksumAlgorithm, type RecursiveItem, type Resource } from '@burrow/protocol';
 import type { Services } from '../../app.js';
 import type { UserRecord } from '../users/users.model.js';
-import { badRequest, forbidden, internal, notFound } from '../../errors.js';
-import { cleanVirtualPath } from '../../storage/virtual-path.js';
+import { badRequest, internal, notFound } from '../../errors.js';
 import { createHooks, type Hooks } from './hooks.js';
 import type { Actor, FilesDeps } from './files.deps.js';
 import { describeFile, listFolderJson, listRecursive } from './listing.js';
-import { createResource, saveResource, type WriteBody, type WriteResult } from './write.js';
+import { createFolder, createResource, saveResource, type WriteBody, type WriteResult } from './write.js';
 import { removeResource } from './delete.js';
 import { patchResource, type PatchOptions } from './copy-move.js';
 
@@ -57,23 +56,16 @@ export type FilesService = ReturnType<typeof createFilesService>;
 export function createFilesService(services: Pick<Services, 'config' | 'db' | 'scopes' | 'fileEvents' | 'settings'>, options: { hooks?: Hooks } = {}) {
   const deps: FilesDeps = { ...services, hooks: options.hooks ?? createHooks(services) };
 
-  /**
-   * The user's scope, after refusing requests for dotfiles when the user hides them: upstream
-   * denies those paths in lookups too (by base name), not only in listings.
-   */
-  async function actorOf(user: UserRecord, ...virtualPaths: string[]): Promise<Actor> {
-    const scope = await services.scopes.forUser(user);
-    for (const virtualPath of virtualPaths) {
-      if (scope.isHidden(cleanVirtualPath(virtualPath).path)) throw forbidden();
-    }
-    return { user, scope };
+  /** The user's scope; its gate refuses denied paths, hidden dotfiles among them, for every operation. */
+  async function actorOf(user: UserRecord): Promise<Actor> {
+    return { user, scope: await services.scopes.forUser(user) };
   }
 
   return {
     hooks: deps.hooks,
 
     async get(user: UserRecord, virtualPath: string, options: GetOptions): Promise<GetResult> {
-      const { scope } = await actorOf(user, virtualPath);
+      const { scope } = await actorOf(user);
       const resolved = await scope.resolve(virtualPath, 'read');
       if (!resolved.stat) throw notFound();
       const isDir = resolved.stat.isDirectory();
@@ -100,25 +92,30 @@ export function createFilesService(services: Pick<Services, 'config' | 'db' | 's
     },
 
     async recursive(user: UserRecord, virtualPath: string, signal?: AbortSignal): Promise<RecursiveItem[]> {
-      const { scope } = await actorOf(user, virtualPath);
+      const { scope } = await actorOf(user);
       const resolved = await scope.resolve(virtualPath, 'read');
       return listRecursive(scope, resolved, signal);
     },
 
     async create(user: UserRecord, virtualPath: string, options: { override: boolean; body: WriteBody }): Promise<WriteResult> {
-      return createResource(deps, await actorOf(user, virtualPath), virtualPath, options);
+      return createResource(deps, await actorOf(user), virtualPath, options);
+    },
+
+    /** One new folder whose parent exists (WebDAV MKCOL); see `createFolder`. */
+    async makeFolder(user: UserRecord, virtualPath: string): Promise<void> {
+      return createFolder(deps, await actorOf(user), virtualPath);
     },
 
     async save(user: UserRecord, virtualPath: string, body: WriteBody): Promise<WriteResult> {
-      return saveResource(deps, await actorOf(user, virtualPath), virtualPath, body);
+      return saveResource(deps, await actorOf(user), virtualPath, body);
     },
 
     async remove(user: UserRecord, virtualPath: string): Promise<void> {
-      return removeResource(deps, await actorOf(user, virtualPath), virtualPath);
+      return removeResource(deps, await actorOf(user), virtualPath);
     },
 
     async patch(user: UserRecord, virtualPath: string, options: PatchOptions): Promise<void> {
-      return patchResource(deps, await actorOf(user, virtualPath, options.destination), virtualPath, options);
+      return patchResource(deps, await actorOf(user), virtualPath, options);
     },
   };
 }

@@ -62,8 +62,8 @@ async function statInSlices(folder: string, names: readonly string[], signal?: A
 
 /**
  * Stats the entries of a folder. Dropped silently: Burrow's staging files, names the rules deny
- * or hide, entries that vanish or cannot be read, and links that leave the scope (unless
- * external links are allowed). Links inside are followed (their target's stat is recorded);
+ * or hide, entries that vanish or cannot be read, links that leave the scope (unless external
+ * links are allowed) and links whose target the rules deny or hide. Links inside are followed (their target's stat is recorded);
  * dangling links are kept, flagged, with the link's own stat. Big folders are stat'ed by worker
  * threads; every decision about what may be listed is taken here.
  */
@@ -74,13 +74,21 @@ export async function scanFolder(scope: Scope, folderReal: string, folderVirtual
 
   const scan: FolderScan = { ...createStatColumns(names.length), count: 0, names: new Array<string>(names.length), targets: new Map() };
   // Without rules or hidden dotfiles every name is listable: skip building 100,000 paths.
-  const everyNameListable = !scope.hasRules && !scope.hideDotfiles;
+  const everyNameListable = !scope.hasDenials;
+  // A folder reached through a link lives elsewhere in the scope: its entries must be allowed
+  // where they really are too, as the gate requires when one of them is requested.
+  const landedFolder = everyNameListable ? undefined : scope.toVirtual(folderReal);
+  const elsewhere = landedFolder !== undefined && landedFolder !== folderVirtual ? landedFolder : undefined;
   let count = 0;
   for (let index = 0; index < names.length; index++) {
     const flags = stats.flags[index]!;
     if (!(flags & IS_PRESENT)) continue;
     const name = names[index]!;
-    if (isStagingName(name) || (!everyNameListable && !scope.isListable(joinVirtual(folderVirtual, name)))) continue;
+    if (isStagingName(name)) continue;
+    if (!everyNameListable) {
+      if (!scope.isListable(joinVirtual(folderVirtual, name))) continue;
+      if (elsewhere !== undefined && !scope.isListable(joinVirtual(elsewhere, name))) continue;
+    }
     if (flags & IS_SYMLINK) {
       const followed = followLink(scope, prefix + name);
       if (followed === undefined) continue;
@@ -118,7 +126,10 @@ function lstatOrUndefined(real: string): fs.BigIntStats | undefined {
 /**
  * Follows a link found in a listing: its target and stat when it stays inside the scope (or
  * external links are allowed), 'dangling' when nothing is behind it, undefined when it must
- * not appear (escaping or unreadable).
+ * not appear (escaping, unreadable, or landing on a place the rules or hidden dotfiles deny).
+ * A link to a denied target is left out rather than shown as a bare link: the gate refuses it
+ * with 403 like the target itself, so it is treated as the denied entry it stands for, just as
+ * links leaving the scope are; showing it would also tell that the denied target exists.
  */
 function followLink(scope: Scope, link: string): { target: string; stat: fs.BigIntStats } | 'dangling' | undefined {
   let target: string;
@@ -128,6 +139,7 @@ function followLink(scope: Scope, link: string): { target: string; stat: fs.BigI
     return isMissing(error) ? 'dangling' : undefined;
   }
   if (!scope.isInside(target) && !scope.followExternalSymlinks) return undefined;
+  if (!scope.allowsLanding(target)) return undefined;
   try {
     return { target, stat: fs.statSync(target, { bigint: true }) };
   } catch {

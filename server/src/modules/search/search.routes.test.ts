@@ -129,8 +129,8 @@ describe('GET /api/search: what a user may see', () => {
     const tidy = await loginAs(t, 'tidy');
     expect(await paths(tidy, '/', 'secret')).toEqual([]);
     expect(await paths(tidy, '/', 'config')).toEqual([]);
-    // As upstream: only the entry's own name is judged, so a dot-folder's contents still show.
-    expect(await paths(tidy, '/', 'app')).toEqual(['.config/app.txt', 'app.txt']);
+    // A dot folder's contents are hidden with it: every segment is judged, not only the name.
+    expect(await paths(tidy, '/', 'app')).toEqual(['app.txt']);
     expect(await paths(admin, '/', 'secret')).toEqual(['.secret.txt']);
   });
 

@@ -54,6 +54,9 @@ function relativeTo(rootReal: string, real: string): string | undefined {
   return real.slice(prefix.length).split(path.sep).join('/');
 }
 
+/** The searched folder: its virtual path, and where it really is when a link led elsewhere in the scope. */
+type SearchedFolder = { virtual: string; landed?: string };
+
 async function realOrResolved(file: string): Promise<string> {
   try {
     return await fsp.realpath(file);
@@ -114,11 +117,15 @@ export function createSearchService(deps: { config: Config; scopes: Scopes; log:
 
   /**
    * Rules, hidden dotfiles and escaping links decide whether a matching entry is shown. Only
-   * links need the disk (where do they lead?), so only they make this asynchronous.
+   * links need the disk (where do they lead?), so only they make this asynchronous: the gate
+   * follows them, and a link leaving the scope or landing on a denied or hidden target is left
+   * out, as listings leave it out. When the searched folder was reached through a link, entries
+   * must also be allowed where they really are (`folder.landed`).
    */
-  function present(scope: Scope, folderVirtual: string, relative: string, kind: number): SearchResult | undefined | Promise<SearchResult | undefined> {
-    const virtual = folderVirtual === '/' ? `/${relative}` : `${folderVirtual}/${relative}`;
+  function present(scope: Scope, folder: SearchedFolder, relative: string, kind: number): SearchResult | undefined | Promise<SearchResult | undefined> {
+    const virtual = folder.virtual === '/' ? `/${relative}` : `${folder.virtual}/${relative}`;
     if (!scope.isListable(virtual)) return undefined;
+    if (folder.landed !== undefined && !scope.isListable(folder.landed === '/' ? `/${relative}` : `${folder.landed}/${relative}`)) return undefined;
     if (kind !== EntryKind.link) return { dir: kind === EntryKind.dir, path: relative };
     return scope.resolveClean(virtual, false, 'read').then(
       (target) => ({ dir: Boolean(target.stat?.isDirectory()), path: relative }),
@@ -126,13 +133,13 @@ export function createSearchService(deps: { config: Config; scopes: Scopes; log:
     );
   }
 
-  async function* fromIndex(scope: Scope, folderVirtual: string, prefix: string, query: SearchQuery, signal: AbortSignal): AsyncGenerator<SearchResult[]> {
+  async function* fromIndex(scope: Scope, folder: SearchedFolder, prefix: string, query: SearchQuery, signal: AbortSignal): AsyncGenerator<SearchResult[]> {
     const cut = prefix === '' ? 0 : prefix.length + 1;
     for await (const rows of searchIndex(repository!, prefix, query, signal, settings)) {
       const results: SearchResult[] = [];
       for (const row of rows) {
         if (!matchesName(row.name, query)) continue;
-        const presented = present(scope, folderVirtual, row.path.slice(cut), row.kind);
+        const presented = present(scope, folder, row.path.slice(cut), row.kind);
         const result = presented instanceof Promise ? await presented : presented;
         if (result) results.push(result);
       }
@@ -141,10 +148,10 @@ export function createSearchService(deps: { config: Config; scopes: Scopes; log:
     }
   }
 
-  async function* fromWalk(scope: Scope, folderReal: string, folderVirtual: string, query: SearchQuery, signal: AbortSignal): AsyncGenerator<SearchResult[]> {
+  async function* fromWalk(scope: Scope, folderReal: string, folder: SearchedFolder, query: SearchQuery, signal: AbortSignal): AsyncGenerator<SearchResult[]> {
     for await (const entry of walkTree(folderReal, '', { signal })) {
       if (!matchesName(entry.name, query)) continue;
-      const result = await present(scope, folderVirtual, entry.path, entry.kind);
+      const result = await present(scope, folder, entry.path, entry.kind);
       if (result) yield [result];
     }
   }
@@ -275,6 +282,8 @@ export function createSearchService(deps: { config: Config; scopes: Scopes; log:
       const query = parseSearchQuery(rawQuery);
       const isDirectory = folder.stat.isDirectory();
       const prefix = rootReal === undefined ? undefined : relativeTo(rootReal, folder.real);
+      const landed = scope.hasDenials ? scope.toVirtual(folder.real) : undefined;
+      const searched: SearchedFolder = { virtual: folder.virtual, landed: landed !== folder.virtual ? landed : undefined };
       const indexed = indexer !== undefined && prefix !== undefined && covers(prefix);
       return (async function* () {
         // Searching a file walks nothing: the searched entry itself is never a result.
@@ -283,10 +292,10 @@ export function createSearchService(deps: { config: Config; scopes: Scopes; log:
         try {
           if (indexed) {
             stats.indexedSearches++;
-            yield* fromIndex(scope, folder.virtual, prefix!, query, signal);
+            yield* fromIndex(scope, searched, prefix!, query, signal);
           } else {
             stats.liveSearches++;
-            yield* fromWalk(scope, folder.real, folder.virtual, query, signal);
+            yield* fromWalk(scope, folder.real, searched, query, signal);
           }
         } finally {
           stats.activeSearches--;

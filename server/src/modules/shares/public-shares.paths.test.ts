@@ -209,15 +209,16 @@ describe('the owner’s rules and hidden dotfiles apply below the share root', (
     const link = await h.share(bob.token, '/shared/');
     const listing = (await h.visit(`/api/public/share/${link.hash}`)).json();
     expect(listing.items.map((item: { name: string }) => item.name)).toEqual(['ok.txt']);
-    for (const target of ['/.env', '/.git/config', '/.git/']) {
+    // Denied as the owner's rules deny: 403, before anything is looked up.
+    for (const target of ['/.env', '/.git/config', '/.git/', '/.missing']) {
       for (const prefix of ['/api/public/share/', '/api/public/dl/']) {
         const response = await h.visit(`${prefix}${link.hash}${target}`);
-        expect(response.statusCode, `${prefix}${target}`).toBe(404);
+        expect(response.statusCode, `${prefix}${target}`).toBe(403);
       }
     }
     const archive = await tarEntries((await h.visit(`/api/public/dl/${link.hash}?algo=tar`)).rawPayload);
     expect([...archive.keys()]).toEqual(['ok.txt']);
     const files = encodeURIComponent(['/.env', '/.git/config'].map(encodeURIComponent).join(','));
-    expect((await h.visit(`/api/public/dl/${link.hash}/?files=${files}&algo=tar`)).statusCode).toBe(404);
+    expect((await h.visit(`/api/public/dl/${link.hash}/?files=${files}&algo=tar`)).statusCode).toBe(403);
   });
 });

@@ -2,7 +2,6 @@ import path from 'node:path';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Headers, PublicSharePaths, ShareTokenParam, type Resource } from '@burrow/protocol';
 import { notFound } from '../../errors.js';
-import { cleanVirtualPath, joinVirtual } from '../../storage/virtual-path.js';
 import { describeFile, listFolder } from '../files/listing.js';
 import { sendFile } from '../downloads/send-file.js';
 import { sendArchive } from '../downloads/send-archive.js';
@@ -13,7 +12,6 @@ import { sendPreview } from '../previews/preview.routes.js';
 import { subtitleOf } from '../previews/subtitles.service.js';
 import { sendSubtitle } from '../previews/subtitle.routes.js';
 import type { OpenShare, ShareAccess, ShareCredentials } from './share-access.js';
-import { hasHiddenSegment } from './share-access.js';
 import { isProtected } from './shares.model.js';
 import { decodedPathAfter, queryParam, splitHashAndPath } from './request-path.js';
 
@@ -66,11 +64,6 @@ async function publicResource(open: OpenShare, resolved: Awaited<ReturnType<Open
   return resource;
 }
 
-/** Keeps `files=` selections away from hidden dotfiles the owner never sees listed. */
-function visibleFiles(open: OpenShare, base: string, files: string[]): string[] {
-  return files.filter((file) => !hasHiddenSegment(open.scope, cleanVirtualPath(joinVirtual(base, file.replace(/^\/+/, ''))).path));
-}
-
 /**
  * Public share endpoints (no login). Every one opens the link through `ShareAccess`, which
  * applies the protocol's checks in order (404, 401/429, 403) before anything is read; paths then
@@ -88,9 +81,8 @@ export const publicSharesRoutes: FastifyPluginAsync<{ access: ShareAccess; previ
     const { open, resolved } = await openFromUrl(access, request, PublicSharePaths.download);
     const inline = queryParam(request, 'inline') === 'true';
     if (existing(resolved).stat.isDirectory()) {
-      const files = visibleFiles(open, resolved.virtual, parseFilesParam(queryParam(request, 'files')));
-      if (queryParam(request, 'files') && files.length === 0) throw notFound();
-      return sendArchive(reply, open.scope, resolved.virtual, files, queryParam(request, 'algo'));
+      // Denied and hidden selections are judged by the archive plan, as the owner's own would be.
+      return sendArchive(reply, open.scope, resolved.virtual, parseFilesParam(queryParam(request, 'files')), queryParam(request, 'algo'));
     }
     return sendFile(request, reply, resolved, { inline });
   }

@@ -57,12 +57,6 @@ function decodeHeaderPassword(value: string): string | undefined {
   }
 }
 
-/** Any segment of a share-relative path that the owner's hideDotfiles hides. */
-export function hasHiddenSegment(scope: Scope, virtual: string): boolean {
-  if (!scope.hideDotfiles) return false;
-  return virtual.split('/').some((segment) => segment.startsWith('.'));
-}
-
 /**
  * Opens public links. Checks run in the protocol's order: unknown or expired → 404; protected
  * without a valid token or password → 401 (password attempts rate-limited → 429); owner without
@@ -129,8 +123,8 @@ export function createShareAccess(deps: { shares: SharesRepository; users: Users
       scope,
       name,
       async resolve(decodedSubPath: string) {
+        // The owner's rules and hidden dotfiles are tested on owner-scope paths by the gate (403).
         const resolved = await scope.resolve(decodedSubPath || '/', 'read');
-        if (hasHiddenSegment(scope, resolved.virtual)) throw notFound();
         if (!resolved.stat) throw notFound();
         return resolved;
       },

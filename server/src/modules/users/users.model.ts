@@ -19,11 +19,13 @@ export type UserRecord = {
   commands: string[];
   rules: Rule[];
   tokensValidAfter: number;
+  /** The one token id still valid although issued before tokensValidAfter (own password change). */
+  keptTokenJti: string | null;
   updatedAt: number;
   createdAt: number;
 };
 
-export type NewUserRecord = Omit<UserRecord, 'id' | 'tokensValidAfter' | 'updatedAt' | 'createdAt'>;
+export type NewUserRecord = Omit<UserRecord, 'id' | 'tokensValidAfter' | 'keptTokenJti' | 'updatedAt' | 'createdAt'>;
 
 export const allPermissions = (): Permissions => ({
   admin: true,

@@ -22,6 +22,7 @@ function toRecord(row: Selectable<UsersTable>): UserRecord {
     commands: JSON.parse(row.commands),
     rules: JSON.parse(row.rules),
     tokensValidAfter: Number(row.tokens_valid_after),
+    keptTokenJti: row.kept_token_jti ?? null,
     updatedAt: Number(row.updated_at),
     createdAt: Number(row.created_at),
   };
@@ -74,15 +75,20 @@ export function createUsersRepository(db: Db) {
     },
     async insert(user: NewUserRecord, id?: number): Promise<UserRecord> {
       const now = Date.now();
-      const values = { ...toRow(user), tokens_valid_after: 0, updated_at: now, created_at: now, ...(id !== undefined ? { id } : {}) };
+      const values = { ...toRow(user), tokens_valid_after: 0, kept_token_jti: null, updated_at: now, created_at: now, ...(id !== undefined ? { id } : {}) };
       const result = await db.insertInto('users').values(values).returning('id').executeTakeFirstOrThrow();
       return (await this.findById(Number(result.id)))!;
     },
-    async update(id: number, user: NewUserRecord, options: { revokeTokens?: boolean } = {}): Promise<void> {
+    /**
+     * `revokeTokens` revokes every token issued until now, except the one whose id is `keepToken`
+     * (the session changing its own password).
+     */
+    async update(id: number, user: NewUserRecord, options: { revokeTokens?: boolean; keepToken?: string } = {}): Promise<void> {
       const now = Date.now();
+      const revocation = options.revokeTokens ? { tokens_valid_after: now, kept_token_jti: options.keepToken ?? null } : {};
       await db
         .updateTable('users')
-        .set({ ...toRow(user), updated_at: now, ...(options.revokeTokens ? { tokens_valid_after: now } : {}) })
+        .set({ ...toRow(user), updated_at: now, ...revocation })
         .where('id', '=', id)
         .execute();
     },

@@ -25,10 +25,11 @@ export const usersRoutes: FastifyPluginAsync<{ users: UsersService; auth: AuthSe
   app.put(`${ApiPaths.users}/:id`, { preHandler: app.requireUser, schema: { params: IdParams, body: UserWriteRequest } }, async (request, reply) => {
     const { id } = request.params as { id: string };
     const requester = request.auth!.user;
-    const result = await users.update(requester, Number(id), request.body as UserWriteRequest);
+    const result = await users.update(requester, Number(id), request.body as UserWriteRequest, { keepToken: request.auth!.jti });
     if (result.user.id === requester.id) {
       reply.header('x-renew-token', 'true');
-      // The old tokens were revoked by a password change: hand this session a fresh one.
+      // A password change revoked every other token of this user; the token of this session stays
+      // valid (filebrowser's client renews with it), and Burrow's app takes the fresh one offered here.
       if (result.passwordChanged) reply.header('x-auth-token', await auth.issue(result.user));
     }
     return sendStatus(reply, 200);

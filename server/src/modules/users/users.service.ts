@@ -141,12 +141,16 @@ export function createUsersService(deps: {
       });
     },
 
-    /** PUT /api/users/{id}. Returns the updated record and whether tokens were revoked. */
+    /**
+     * PUT /api/users/{id}. Returns the updated record and whether tokens were revoked.
+     * `keepToken` is the id of the requester's token: a user changing their own password keeps
+     * that session, while every other token of theirs is revoked.
+     */
     async update(
       requester: Requester,
       id: number,
       request: UserWriteRequest,
-      options: TrustOptions = {},
+      options: TrustOptions & { keepToken?: string } = {},
     ): Promise<{ user: UserRecord; passwordChanged: boolean }> {
       if (request.what !== 'user') throw badRequest('invalid request params');
       const data = request.data ?? {};
@@ -203,7 +207,7 @@ export function createUsersService(deps: {
         if (record.scope !== existing.scope) await scopes.scopeRoot(record.scope);
         // Only a password change revokes tokens: the scope, rules and permissions are read from
         // the stored record on every request, so older tokens merely get asked to renew.
-        await users.update(id, record, { revokeTokens: Boolean(newPassword) });
+        await users.update(id, record, { revokeTokens: Boolean(newPassword), keepToken: requester.id === id ? options.keepToken : undefined });
       });
       return { user: (await users.findById(id))!, passwordChanged: Boolean(newPassword) };
     },
