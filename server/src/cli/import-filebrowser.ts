@@ -54,7 +54,7 @@ export async function importFilebrowser(file: string, config: Config, options: {
   }
 
   const verb = (action: 'create' | 'update') => (options.dryRun ? (action === 'create' ? 'would create' : 'would update') : action === 'create' ? 'created' : 'updated');
-  out(`${options.dryRun ? 'Dry run: nothing is written.' : 'Imported'} from the filebrowser ${data.kind} ${source} into ${config.database}`);
+  out(`${options.dryRun ? 'Dry run, nothing is written: importing' : 'Imported'} from the filebrowser ${data.kind} ${source} into ${config.database}`);
   out();
   out(`Users (${report.users.length}):`);
   for (const user of report.users) {
