@@ -54,6 +54,8 @@ export type Config = {
   metricsToken: string;
   /** Addresses or CIDR blocks that may read `/metrics` without a token (default: loopback when no token is set). */
   metricsAllowedAddresses: string[];
+  /** Answer WebDAV PROPFIND with `Depth: infinity` (or no Depth) instead of refusing it with 403. */
+  webdavDepthInfinity: boolean;
   /** Admin password used on first run; otherwise a random one is printed once. */
   adminPassword?: string;
 };
@@ -106,6 +108,7 @@ export const ConfigKeys = [
   'metrics',
   'metricsToken',
   'metricsAllowedAddresses',
+  'webdavDepthInfinity',
   'adminPassword',
 ] as const;
 export type ConfigKey = (typeof ConfigKeys)[number];
@@ -318,6 +321,7 @@ export function resolveConfig(source: Source, cwd = process.cwd()): Config {
     metrics: get('metrics') !== undefined ? asBool('metrics', get('metrics')) : false,
     metricsToken: get('metricsToken') !== undefined ? asString('metricsToken', get('metricsToken')).trim() : '',
     metricsAllowedAddresses: get('metricsAllowedAddresses') !== undefined ? asList('metricsAllowedAddresses', get('metricsAllowedAddresses')) : [],
+    webdavDepthInfinity: get('webdavDepthInfinity') !== undefined ? asBool('webdavDepthInfinity', get('webdavDepthInfinity')) : false,
     adminPassword: get('adminPassword') !== undefined ? asString('adminPassword', get('adminPassword')) : undefined,
   };
   if (!config.proxyHeader || !/^[A-Za-z0-9-]+$/.test(config.proxyHeader)) throw new ConfigError('proxyHeader: expected a header name');

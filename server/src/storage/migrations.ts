@@ -127,4 +127,21 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('users').dropColumn('kept_token_jti').execute();
     },
   },
+  '0004_webdav': {
+    // WebDAV dead properties (PROPPATCH), keyed by the entry's real path below the server root,
+    // so they follow the file whoever moves it and whichever scope names it.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('webdav_properties')
+        .addColumn('path', 'text', (col) => col.notNull())
+        .addColumn('namespace', 'text', (col) => col.notNull())
+        .addColumn('name', 'text', (col) => col.notNull())
+        .addColumn('xml', 'text', (col) => col.notNull())
+        .addPrimaryKeyConstraint('webdav_properties_pk', ['path', 'namespace', 'name'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('webdav_properties').execute();
+    },
+  },
 };

@@ -80,6 +80,17 @@ export type SearchStateTable = {
   value: string;
 };
 
+/** WebDAV dead properties: one row per property set with PROPPATCH. */
+export type WebdavPropertiesTable = {
+  /** Real path of the entry relative to the server root, with a leading `/`. */
+  path: string;
+  /** Namespace URI of the property ('' for none). */
+  namespace: string;
+  name: string;
+  /** The whole property element, serialised with its own namespace declarations. */
+  xml: string;
+};
+
 export type Database = {
   users: UsersTable;
   settings: SettingsTable;
@@ -88,4 +99,5 @@ export type Database = {
   uploads: UploadsTable;
   search_entries: SearchEntriesTable;
   search_state: SearchStateTable;
+  webdav_properties: WebdavPropertiesTable;
 };

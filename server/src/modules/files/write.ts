@@ -101,6 +101,34 @@ export async function createResource(deps: FilesDeps, actor: Actor, virtualPath:
   return { etag: etagOf(stat) };
 }
 
+/**
+ * Makes exactly one folder, as WebDAV's MKCOL asks: its parent must already exist (409) and the
+ * name must be free (405, whatever holds it). Needs `create`; runs inside the `upload` hooks
+ * like the folders POST makes.
+ */
+export async function createFolder(deps: FilesDeps, actor: Actor, virtualPath: string): Promise<void> {
+  const { user, scope } = actor;
+  if (!user.perm.create) throw forbidden();
+  const resolved = await scope.resolve(virtualPath, 'write');
+  if (resolved.virtual === '/' || resolved.stat) throw methodNotAllowed();
+  const parent = await scope.resolveClean(parentOf(resolved.virtual), false, 'read').catch((error: unknown) => {
+    if ((error as { status?: number }).status === 404) return undefined;
+    throw error;
+  });
+  if (!parent?.stat?.isDirectory()) throw conflict();
+  await deps.hooks.around('upload', { user, file: resolved.real }, async () => {
+    try {
+      await fsp.mkdir(resolved.real, { mode: deps.config.dirMode });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') throw methodNotAllowed();
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw conflict();
+      throw error;
+    }
+    await deps.fileEvents.emit({ kind: 'created', user, real: resolved.real, virtual: resolved.virtual, isDir: true });
+  });
+}
+
 /** PUT: replaces an existing file's content atomically, inside the `save` hooks. */
 export async function saveResource(deps: FilesDeps, actor: Actor, virtualPath: string, body: WriteBody): Promise<WriteResult> {
   const { user, scope } = actor;

@@ -1,0 +1,77 @@
+import type { FastifyRequest } from 'fastify';
+import { badRequest } from '../../errors.js';
+import { cleanVirtualPath, decodePathComponent } from '../../storage/virtual-path.js';
+import { davError } from './responses.js';
+
+/** Where WebDAV is served, below the base URL. */
+export const DAV_PREFIX = '/dav';
+
+/** The decoded path after `/dav` in a request URL (already stripped of the base URL). */
+export function requestPath(url: string): string {
+  const queryStart = url.indexOf('?');
+  const pathname = queryStart < 0 ? url : url.slice(0, queryStart);
+  const rest = pathname.slice(DAV_PREFIX.length);
+  return decodePathComponent(rest || '/');
+}
+
+/** Percent-encodes each segment of a virtual path (RFC 3986 unreserved characters stay). */
+export function encodeVirtual(virtual: string): string {
+  return virtual
+    .split('/')
+    .map((segment) => encodeURIComponent(segment).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`))
+    .join('/');
+}
+
+/** The href of a resource: base URL aware, collections ending in `/` as clients such as davfs2 expect. */
+export function hrefOf(baseURL: string, virtual: string, isCollection: boolean): string {
+  if (virtual === '/') return `${baseURL}${DAV_PREFIX}/`;
+  return `${baseURL}${DAV_PREFIX}${encodeVirtual(virtual)}${isCollection ? '/' : ''}`;
+}
+
+function firstHeader(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Turns a URL naming a resource of this server (a Destination header, a tagged `If` list) into
+ * a decoded path in the WebDAV namespace. Absolute URLs must name this host (the request's own
+ * `Host`) and lie under the base URL's `/dav/`; anything else is another server's resource and
+ * is refused with 502, as RFC 4918 asks for COPY and MOVE. Returns the path with its trailing
+ * slash kept, before canonicalisation (the scope's gate cleans and confines it).
+ */
+export function pathOfUrl(request: FastifyRequest, baseURL: string, value: string): string {
+  let pathname: string;
+  const trimmed = value.trim();
+  if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed)) {
+    let url: URL;
+    try {
+      url = new URL(trimmed);
+    } catch {
+      throw badRequest('malformed destination');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw davError(502, 'destination on another server');
+    const host = firstHeader(request, 'host')?.toLowerCase();
+    if (!host || url.host.toLowerCase() !== host || url.username || url.password) throw davError(502, 'destination on another server');
+    // The URL parser has already resolved dot segments; only the path's raw spelling is kept.
+    pathname = url.pathname;
+  } else {
+    if (!trimmed.startsWith('/') || trimmed.startsWith('//')) throw badRequest('malformed destination');
+    pathname = trimmed.replace(/[?#].*$/, '');
+  }
+  const prefix = `${baseURL}${DAV_PREFIX}`;
+  // Dot segments are resolved before the prefix is checked, so `/dav/../api` never passes.
+  const decodedWhole = decodePathComponent(pathname);
+  const canonical = cleanVirtualPath(decodedWhole);
+  const inside = canonical.path === prefix || canonical.path.startsWith(`${prefix}/`);
+  if (!inside) throw davError(502, 'destination outside the WebDAV namespace');
+  const rest = canonical.path.slice(prefix.length) || '/';
+  return canonical.trailingSlash && rest !== '/' ? `${rest}/` : rest;
+}
+
+/** The Destination header of COPY and MOVE as a decoded path (400 when missing). */
+export function destinationOf(request: FastifyRequest, baseURL: string): string {
+  const header = firstHeader(request, 'destination');
+  if (!header) throw badRequest('missing Destination header');
+  return pathOfUrl(request, baseURL, header);
+}
