@@ -118,7 +118,8 @@ export async function applyImport(db: Db, plan: ImportPlan, options: ImportOptio
           const passwordChanged = current.password_hash !== user.record.passwordHash;
           await trx
             .updateTable('users')
-            .set({ ...row(user.record), ...(passwordChanged ? { tokens_valid_after: now } : {}) })
+            // A new password ends every session, none kept: the change did not come from one of them.
+            .set({ ...row(user.record), ...(passwordChanged ? { tokens_valid_after: now, kept_token_jti: null } : {}) })
             .where('id', '=', id)
             .execute();
           idMap.set(user.id, id);
