@@ -8,6 +8,15 @@ export const CommandMessages = {
   notAllowed: 'Command not allowed.',
 } as const;
 
+/**
+ * Whether the command runner (and the hooks) can run: `available`, `off` (the server does not
+ * enable execution), `sandbox-missing` (bubblewrap is not installed) or `sandbox-unusable`
+ * (bubblewrap cannot start a sandbox here, e.g. without user namespaces). Commands never run
+ * outside the sandbox.
+ */
+export const CommandRunnerStates = ['available', 'off', 'sandbox-missing', 'sandbox-unusable'] as const;
+export type CommandRunnerState = (typeof CommandRunnerStates)[number];
+
 /** Close codes the server ends a command with. */
 export const CommandCloseCodes = {
   /** The program exited with status 0. */

@@ -1,3 +1,4 @@
+import type { CommandRunnerState } from './commands.js';
 import type { TusSettings } from './settings.js';
 
 /**
@@ -24,6 +25,8 @@ export type StartupSettings = {
   EnableThumbs: boolean;
   ResizePreview: boolean;
   EnableExec: boolean;
+  /** Whether commands can run (`available`) or why not, such as a missing sandbox. */
+  CommandRunner: CommandRunnerState;
   TusSettings: TusSettings;
   CSS: boolean;
   HideLoginButton: boolean;

@@ -141,6 +141,16 @@ describe('values', () => {
     expect(resolveConfig({}, dir)).toMatchObject({ maxUploadSize: 1024 ** 4, searchRescanInterval: 600, commandTimeLimit: 600, maxRunningCommands: 16 });
   });
 
+  it('takes the bubblewrap binary and the user commands run as, never root', () => {
+    expect(resolveConfig({}, dir)).toMatchObject({ bwrap: '/usr/bin/bwrap', commandUser: '' });
+    expect(loadConfig({ env: { BURROW_BWRAP: 'bin/bwrap', BURROW_COMMAND_USER: ' 1000:1001 ' }, cwd: dir })).toMatchObject({ bwrap: path.join(dir, 'bin/bwrap'), commandUser: '1000:1001' });
+    expect(resolveConfig({ commandUser: '1000' }, dir).commandUser).toBe('1000:1000');
+    for (const value of ['0', '0:1000', '1000:0', 'nobody', '1000:', '-1', '1:2:3']) {
+      expect(configError(() => resolveConfig({ commandUser: value }, dir)), value).toMatch(/^commandUser: /);
+    }
+    expect(configError(() => resolveConfig({ bwrap: ' ' }, dir))).toMatch(/^bwrap: /);
+  });
+
   it('takes help and issue addresses, or empty to hide them', () => {
     expect(resolveConfig({ helpURL: 'https://docs.example.org/', issuesURL: '' }, dir)).toMatchObject({ helpURL: 'https://docs.example.org/', issuesURL: '' });
     expect(resolveConfig({}, dir).helpURL).toMatch(/^https:\/\//);

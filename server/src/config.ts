@@ -48,6 +48,13 @@ export type Config = {
   commandOutputLimit: number;
   /** Commands running at once, server-wide. */
   maxRunningCommands: number;
+  /** The bubblewrap binary that sandboxes commands and hooks. */
+  bwrap: string;
+  /**
+   * `uid:gid` a server running as root starts commands and hooks as; empty picks the owner of
+   * the scope folder, or 65534:65534 (nobody) when root owns it.
+   */
+  commandUser: string;
   /** Serve Prometheus metrics at `/metrics`. */
   metrics: boolean;
   /** A bearer token that may read `/metrics` (empty: none). */
@@ -105,6 +112,8 @@ export const ConfigKeys = [
   'commandTimeLimit',
   'commandOutputLimit',
   'maxRunningCommands',
+  'bwrap',
+  'commandUser',
   'metrics',
   'metricsToken',
   'metricsAllowedAddresses',
@@ -203,6 +212,19 @@ function asList(key: string, value: unknown): string[] {
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
+}
+
+/** `uid:gid` (or `uid`, meaning the same number for both), never root; empty for automatic. */
+function asCommandUser(value: unknown): string {
+  const text = asString('commandUser', value).trim();
+  if (text === '') return '';
+  const match = /^(\d+)(?::(\d+))?$/.exec(text);
+  if (!match) throw new ConfigError(`commandUser: expected numeric ids such as 1000:1000, got ${JSON.stringify(value)}`);
+  const uid = Number(match[1]);
+  const gid = Number(match[2] ?? match[1]);
+  if (uid === 0 || gid === 0) throw new ConfigError('commandUser: commands never run as root (uid or gid 0)');
+  if (uid > 0xfffffffe || gid > 0xfffffffe) throw new ConfigError(`commandUser: ids out of range, got ${JSON.stringify(value)}`);
+  return `${uid}:${gid}`;
 }
 
 /** Normalises a base URL: "" or "/prefix" without a trailing slash. */
@@ -318,6 +340,8 @@ export function resolveConfig(source: Source, cwd = process.cwd()): Config {
     commandTimeLimit: get('commandTimeLimit') !== undefined ? asDuration('commandTimeLimit', get('commandTimeLimit')) : 600,
     commandOutputLimit: get('commandOutputLimit') !== undefined ? asSize('commandOutputLimit', get('commandOutputLimit')) : 10 * 1024 ** 2,
     maxRunningCommands: get('maxRunningCommands') !== undefined ? asInt('maxRunningCommands', get('maxRunningCommands'), 1, 1024) : 16,
+    bwrap: get('bwrap') !== undefined ? path.resolve(cwd, asString('bwrap', get('bwrap')).trim()) : '/usr/bin/bwrap',
+    commandUser: get('commandUser') !== undefined ? asCommandUser(get('commandUser')) : '',
     metrics: get('metrics') !== undefined ? asBool('metrics', get('metrics')) : false,
     metricsToken: get('metricsToken') !== undefined ? asString('metricsToken', get('metricsToken')).trim() : '',
     metricsAllowedAddresses: get('metricsAllowedAddresses') !== undefined ? asList('metricsAllowedAddresses', get('metricsAllowedAddresses')) : [],
@@ -325,6 +349,7 @@ export function resolveConfig(source: Source, cwd = process.cwd()): Config {
     adminPassword: get('adminPassword') !== undefined ? asString('adminPassword', get('adminPassword')) : undefined,
   };
   if (!config.proxyHeader || !/^[A-Za-z0-9-]+$/.test(config.proxyHeader)) throw new ConfigError('proxyHeader: expected a header name');
+  if (get('bwrap') !== undefined && asString('bwrap', get('bwrap')).trim() === '') throw new ConfigError('bwrap: expected the path of the bwrap binary');
   for (const key of ['recaptchaHost', 'externalChatURL', 'helpURL', 'issuesURL'] as const) {
     const url = config[key];
     if (url && !/^https?:\/\/[^\s]+$/.test(url)) throw new ConfigError(`${key}: invalid URL ${JSON.stringify(url)}`);

@@ -79,12 +79,12 @@ describe('the index page', () => {
       [
         'Name', 'DisableExternal', 'DisableUsedPercentage', 'BaseURL', 'StaticURL', 'ReCaptcha', 'ReCaptchaKey', 'ReCaptchaHost',
         'Signup', 'Version', 'NoAuth', 'AuthMethod', 'LoginPage', 'LogoutPage', 'Theme', 'Color', 'EnableThumbs', 'ResizePreview',
-        'EnableExec', 'TusSettings', 'CSS', 'HideLoginButton', 'ExternalChatURL', 'HelpURL', 'IssuesURL',
+        'EnableExec', 'CommandRunner', 'TusSettings', 'CSS', 'HideLoginButton', 'ExternalChatURL', 'HelpURL', 'IssuesURL',
       ].sort(),
     );
     expect(startup).toMatchObject({
       Name: '', BaseURL: '', StaticURL: '/static', ReCaptcha: false, Signup: false, NoAuth: false, AuthMethod: 'json',
-      LoginPage: true, LogoutPage: '/login', EnableThumbs: true, ResizePreview: true, EnableExec: false,
+      LoginPage: true, LogoutPage: '/login', EnableThumbs: true, ResizePreview: true, EnableExec: false, CommandRunner: 'off',
       TusSettings: { chunkSize: 10485760, retryCount: 5 }, CSS: false,
     });
     expect(response.body).toContain('<title>Burrow</title>');
@@ -105,7 +105,7 @@ describe('the index page', () => {
     await settings.save({ ...settings.get(), signup: true, branding: { ...settings.get().branding, name: 'Den', theme: 'dark' } });
     const html = (await t.app.inject({ method: 'GET', url: '/files/' })).body;
     const startup = startupOf(html);
-    expect(startup).toMatchObject({ Name: 'Den', Signup: true, Theme: 'dark', EnableExec: true, ReCaptcha: true, ReCaptchaKey: 'site', ExternalChatURL: 'https://chat.example' });
+    expect(startup).toMatchObject({ Name: 'Den', Signup: true, Theme: 'dark', EnableExec: true, CommandRunner: 'available', ReCaptcha: true, ReCaptchaKey: 'site', ExternalChatURL: 'https://chat.example' });
     expect(startup).toMatchObject({ HelpURL: 'https://docs.example/burrow', IssuesURL: 'https://tracker.example/new' });
     // Disabling external links hides the issue page but keeps the documentation.
     await settings.save({ ...settings.get(), branding: { ...settings.get().branding, disableExternal: true } });
@@ -115,6 +115,11 @@ describe('the index page', () => {
     expect(html).not.toContain('hidden-secret');
     await settings.setAuthMethod('noauth');
     expect(startupOf((await t.app.inject({ method: 'GET', url: '/' })).body)).toMatchObject({ NoAuth: true, LoginPage: false, ReCaptcha: false });
+  });
+
+  it('tells the app why commands are off when the sandbox is missing', async () => {
+    await start({ enableExec: true, bwrap: '/nonexistent/bwrap' });
+    expect(startupOf((await t.app.inject({ method: 'GET', url: '/' })).body)).toMatchObject({ EnableExec: true, CommandRunner: 'sandbox-missing' });
   });
 
   it('cannot be broken or injected through the branding name', async () => {

@@ -6,6 +6,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { StartupElementId, type StartupSettings } from '@burrow/protocol';
 import type { Config } from '../config.js';
 import type { SettingsService } from '../modules/settings/settings.service.js';
+import { runnerState, sandboxFor } from '../modules/commands/sandbox.js';
 import { sendStatus } from './error-handler.js';
 
 export const VERSION = '0.1.0';
@@ -47,6 +48,7 @@ export function startupSettings(config: Config, settings: SettingsService): Star
     EnableThumbs: config.enableThumbs,
     ResizePreview: config.resizePreview,
     EnableExec: config.enableExec,
+    CommandRunner: config.enableExec ? runnerState(sandboxFor(config).state) : 'off',
     TusSettings: current.tus,
     CSS: Boolean(current.branding.files) && fs.existsSync(path.join(current.branding.files, 'custom.css')),
     HideLoginButton: current.hideLoginButton,
@@ -152,6 +154,8 @@ export const webAppPlugin: FastifyPluginAsync<{ config: Config; settings: Settin
 ) => {
   const dist = config.webDist;
   let template: string | undefined;
+  // The page tells whether commands can run: the sandbox's start-up check must have ended.
+  await sandboxFor(config).ready;
 
   /** Root-relative asset URLs of a built page, moved below the base URL. */
   const withBaseURL = (html: string) => html.replace(/(src|href)="\/static\//g, (_match, attribute: string) => `${attribute}="${config.baseURL}/static/`);

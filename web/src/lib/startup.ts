@@ -22,6 +22,7 @@ export const defaultStartupSettings: StartupSettings = {
   EnableThumbs: true,
   ResizePreview: true,
   EnableExec: false,
+  CommandRunner: 'off',
   TusSettings: { chunkSize: 10 * 1024 * 1024, retryCount: 5 },
   CSS: false,
   HideLoginButton: true,

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 
@@ -31,16 +31,22 @@ export type RunningCommand = {
 const MAX_LINE = 64 * 1024;
 
 /**
- * Runs argv without a shell, in its own process group so that the program and anything it starts
- * can be killed together. Output lines (stdout and stderr as they arrive, without line endings)
- * go to `onLine`.
+ * Watches a program `start` launched (with piped stdout and stderr, as the leader of its own
+ * process group, so that the program and anything it starts can be killed together) under the
+ * time and output limits. Output lines (stdout and stderr as they arrive, without line endings)
+ * go to `onLine`. When `start` throws, the command ends as failed to start.
  */
-export function runCommand(spec: { argv: string[]; cwd: string; env: NodeJS.ProcessEnv; limits: CommandLimits; onLine: (line: string) => void }): RunningCommand {
-  const { argv, cwd, env, limits, onLine } = spec;
+export function runCommand(spec: { start: () => ChildProcess; limits: CommandLimits; onLine: (line: string) => void }): RunningCommand {
+  const { limits, onLine } = spec;
   let reason: CommandEnd | undefined;
   let outputBytes = 0;
 
-  const child = spawn(argv[0]!, argv.slice(1), { cwd, env, shell: false, detached: true, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+  let child: ChildProcess & { stdout: Readable; stderr: Readable };
+  try {
+    child = spec.start() as typeof child;
+  } catch {
+    return { pid: undefined, ended: Promise.resolve({ kind: 'failed-to-start' }), stop() {}, pause() {}, resume() {} };
+  }
 
   let finished = false;
   function killTree(): void {

@@ -3,6 +3,7 @@ import type { Services } from '../../app.js';
 import type { CommandLimits } from './command-runner.js';
 import { commandsRoutes } from './commands.routes.js';
 import { createCommandsService } from './commands.service.js';
+import { sandboxFor } from './sandbox.js';
 
 export type CommandsOptions = Partial<CommandLimits> & {
   /** Commands running at once, server-wide (the `maxRunningCommands` setting unless set). */
@@ -11,11 +12,18 @@ export type CommandsOptions = Partial<CommandLimits> & {
   idleMs?: number;
 };
 
-/** The command runner: a WebSocket per command, off unless the server enables execution. */
+/**
+ * The command runner: a WebSocket per command, off unless the server enables execution and the
+ * sandbox works (checked once here, at start; the log says why it is off).
+ */
 export const commandsModule: FastifyPluginAsync<{ services: Services } & CommandsOptions> = async (app, { services, ...options }) => {
-  const commands = createCommandsService({ config: services.config, settings: services.settings, scopes: services.scopes });
+  const sandbox = sandboxFor(services.config);
+  const state = await sandbox.ready;
+  if (!state.available && state.state !== 'off') app.log.warn(`commands and hooks are off: ${state.reason}`);
+  const commands = createCommandsService({ config: services.config, settings: services.settings, scopes: services.scopes, sandbox });
   await app.register(commandsRoutes, {
     commands,
+    sandbox,
     auth: services.auth,
     limits: {
       timeLimitMs: options.timeLimitMs ?? services.config.commandTimeLimit * 1000,

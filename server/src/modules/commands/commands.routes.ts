@@ -11,9 +11,12 @@ import type { UserRecord } from '../users/users.model.js';
 import { CommandRefusal } from './command-line.js';
 import { runCommand, type CommandEnd, type CommandLimits, type RunningCommand } from './command-runner.js';
 import type { CommandsService } from './commands.service.js';
+import type { Sandbox } from './sandbox.js';
 
 export type CommandRouteOptions = {
   commands: CommandsService;
+  /** Starts the prepared commands. */
+  sandbox: Sandbox;
   auth: AuthService;
   limits: CommandLimits;
   /** Commands running at once, server-wide. */
@@ -80,7 +83,7 @@ function closeFor(end: CommandEnd): { code: number; reason: string; message?: st
  * program's output comes back a line per frame, and the server closes the socket when it ends.
  */
 export const commandsRoutes: FastifyPluginAsync<CommandRouteOptions> = async (app, options) => {
-  const { commands, auth, limits, maxRunning, idleMs } = options;
+  const { commands, sandbox, auth, limits, maxRunning, idleMs } = options;
   const running = new Set<RunningCommand>();
 
   await app.register(websocket, {
@@ -145,7 +148,7 @@ export const commandsRoutes: FastifyPluginAsync<CommandRouteOptions> = async (ap
       }
       let paused = false;
       const current = runCommand({
-        ...prepared,
+        start: () => sandbox.spawn(prepared),
         limits,
         onLine: (text) => {
           if (socket.readyState !== socket.OPEN) return;

@@ -5,29 +5,32 @@ import type { Scopes } from '../../storage/scopes.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { UserRecord } from '../users/users.model.js';
 import { CommandRefusal, commandArgv } from './command-line.js';
+import { sandboxPathOf, type Sandbox, type SandboxRun } from './sandbox.js';
 
-export type PreparedCommand = {
-  argv: string[];
-  /** Real path of the folder the command runs in. */
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-};
+export type PreparedCommand = SandboxRun;
 
 export type CommandsService = ReturnType<typeof createCommandsService>;
 
-const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+/** What a user is told when the sandbox cannot run (the log and `burrow config show` say more). */
+export const SandboxRefusals = {
+  'sandbox-missing': 'Commands are off: the server has no sandbox to run them in (bubblewrap is not installed).',
+  'sandbox-unusable': 'Commands are off: the server cannot start the sandbox they run in.',
+} as const;
 
 /**
- * Decides whether and how a user's command line runs: execution must be enabled on the server
- * and the user must have `execute`; the program must be one of the user's commands; the working
- * folder is the requested path through the scope gate. Refusals carry the text sent back.
+ * Decides whether and how a user's command line runs: execution must be enabled on the server,
+ * the sandbox must work, and the user must have `execute`; the program must be one of the user's
+ * commands; the working folder is the requested path through the scope gate, given as the path
+ * the sandbox sees it at. Refusals carry the text sent back.
  */
-export function createCommandsService(deps: { config: Config; settings: SettingsService; scopes: Scopes }) {
-  const { config, settings, scopes } = deps;
+export function createCommandsService(deps: { config: Config; settings: SettingsService; scopes: Scopes; sandbox: Sandbox }) {
+  const { config, settings, scopes, sandbox } = deps;
 
   return {
     async prepare(user: UserRecord, decodedPath: string, line: string): Promise<PreparedCommand> {
       if (!config.enableExec || !user.perm.execute) throw new CommandRefusal(CommandMessages.notAllowed);
+      const state = await sandbox.ready;
+      if (!state.available) throw new CommandRefusal(state.state === 'off' ? CommandMessages.notAllowed : SandboxRefusals[state.state]);
       const argv = commandArgv(line, user.commands, settings.get().shell);
       const scope = await scopes.forUser(user);
       let cwd: string;
@@ -40,15 +43,10 @@ export function createCommandsService(deps: { config: Config; settings: Settings
         if (error instanceof AppError) throw new CommandRefusal(statusLine(error.status));
         throw error;
       }
-      // Only what a program needs to run; none of the server's own settings or secrets.
-      const env: NodeJS.ProcessEnv = {
-        PATH: process.env.PATH || DEFAULT_PATH,
-        HOME: scope.root,
-        PWD: cwd,
-        LANG: 'C.UTF-8',
-        TERM: 'dumb',
-      };
-      return { argv, cwd, env };
+      // A folder reached through a followed external link is not in the sandbox.
+      const inside = sandboxPathOf(scope.root, cwd);
+      if (inside === undefined) throw new CommandRefusal(statusLine(403));
+      return { scopeRoot: scope.root, cwd: inside, argv, stdout: 'pipe' };
     },
   };
 }

@@ -1,18 +1,19 @@
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { HookEvent } from '@burrow/protocol';
 import type { Services } from '../../app.js';
 import type { UserRecord } from '../users/users.model.js';
 import { internal } from '../../errors.js';
 import { splitCommandLine } from './shell-words.js';
+import { SCOPE_PATH, sandboxFor, sandboxPathOf } from '../commands/sandbox.js';
 
 /** The operations that have `before_` and `after_` hooks. */
 export type HookAction = 'save' | 'copy' | 'rename' | 'upload' | 'delete';
 
 export type HookContext = {
   user: Pick<UserRecord, 'username' | 'scope'>;
-  /** Real path of the file acted on. */
+  /** Real path of the file acted on (hooks see it at its path in the sandbox). */
   file: string;
-  /** Real path of the destination (copy and rename), else empty. */
+  /** Real path of the destination (copy and rename), else empty (hooks see it in the sandbox too). */
   destination?: string;
 };
 
@@ -26,24 +27,18 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const VARIABLES = ['FILE', 'SCOPE', 'TRIGGER', 'USERNAME', 'DESTINATION'] as const;
 type Variables = Record<(typeof VARIABLES)[number], string>;
 
-/** Expands `$NAME` and `${NAME}` for the hook variables only; anything else is left as written. */
-export function expandVariables(argument: string, variables: Variables): string {
-  return argument.replace(/\$(?:\{([A-Z_]+)\}|([A-Z_]+))/g, (match, braced: string | undefined, bare: string | undefined) => {
-    const name = (braced ?? bare) as keyof Variables;
-    return Object.prototype.hasOwnProperty.call(variables, name) ? variables[name] : match;
-  });
-}
-
 /**
- * The server's environment without its own configuration (BURROW_*: secrets such as the
- * reCAPTCHA secret or a first-run admin password may live there); hooks get the rest, as
- * upstream passes its environment on.
+ * An argument that is exactly `$NAME` or `${NAME}` of a hook variable becomes its value, as one
+ * argument whatever it holds. Anything else stays as written: a file name is never pasted into
+ * text a program may read as code (`sh -c 'echo "$FILE"'` reads it from the environment).
  */
-function hookEnvironment(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('BURROW_')));
+export function substituteVariable(argument: string, variables: Variables): string {
+  const match = /^\$(?:\{([A-Z_]+)\}|([A-Z_]+))$/.exec(argument);
+  const name = (match?.[1] ?? match?.[2]) as keyof Variables | undefined;
+  return name !== undefined && Object.prototype.hasOwnProperty.call(variables, name) ? variables[name] : argument;
 }
 
-/** Kills a hook and everything it started (it runs as its own process group). */
+/** Kills a hook and everything it started (bwrap leads its process group; its PID namespace dies with it). */
 function killGroup(pid: number | undefined): void {
   if (!pid) return;
   try {
@@ -56,16 +51,21 @@ function killGroup(pid: number | undefined): void {
 export type Hooks = ReturnType<typeof createHooks>;
 
 /**
- * The hook runner of `settings.commands`. Hooks run only when the server enables exec. Each line
- * is split into words (never given to a shell), the hook variables are expanded in its arguments
- * and set in its environment, a trailing `&` runs it in the background, and every hook is killed
- * after the time limit. A failing blocking `before_` hook aborts the operation with a 500; a
- * failing `after_` hook is only logged, because the operation has already happened.
+ * The hook runner of `settings.commands`. Hooks run only when the server enables exec and the
+ * sandbox works. Each line is split into words (never given to a shell); an argument that is
+ * exactly a hook variable becomes its value and every variable is set in the environment; a
+ * trailing `&` runs it in the background, and every hook is killed after the time limit. Hooks
+ * run in the same sandbox as commands, with the acting user's scope as its only writable folder:
+ * FILE, DESTINATION and SCOPE are the paths the sandbox sees (`/scope/…`). A failing blocking
+ * `before_` hook aborts the operation with a 500; a failing `after_` hook is only logged, because
+ * the operation has already happened.
  */
-export function createHooks(services: Pick<Services, 'config' | 'settings'>, options: HookOptions = {}) {
+export function createHooks(services: Pick<Services, 'config' | 'settings' | 'scopes'>, options: HookOptions = {}) {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const sandbox = sandboxFor(services.config);
+  let warnedOff = false;
 
-  function runLine(rawLine: string, variables: Variables): Promise<void> {
+  function runLine(rawLine: string, scopeRoot: string, variables: Variables): Promise<void> {
     let line = rawLine.trim();
     const background = line.endsWith('&');
     if (background) line = line.slice(0, -1).trim();
@@ -77,14 +77,20 @@ export function createHooks(services: Pick<Services, 'config' | 'settings'>, opt
     }
     if (words.length === 0) return Promise.resolve();
     const [command, ...rest] = words as [string, ...string[]];
-    const args = rest.map((argument) => expandVariables(argument, variables));
+    const args = rest.map((argument) => substituteVariable(argument, variables));
     return new Promise<void>((resolve, reject) => {
-      const child = spawn(command, args, {
-        env: { ...hookEnvironment(), ...variables },
-        stdio: ['ignore', 'ignore', 'pipe'],
-        detached: true,
-        shell: false,
-      });
+      let child: ChildProcess;
+      try {
+        child = sandbox.spawn({ scopeRoot, cwd: SCOPE_PATH, argv: [command, ...args], env: variables, stdout: 'ignore' });
+      } catch (error) {
+        const failure = new Error(`hook "${rawLine}" could not start: ${(error as Error).message}`);
+        if (!background) reject(failure);
+        else {
+          options.log?.warn({ err: failure, hook: rawLine }, 'background hook failed');
+          resolve();
+        }
+        return;
+      }
       let stderr = '';
       child.stderr?.setEncoding('utf8');
       child.stderr?.on('data', (chunk: string) => {
@@ -118,20 +124,33 @@ export function createHooks(services: Pick<Services, 'config' | 'settings'>, opt
     });
   }
 
+  /** The path the sandbox sees a real path of the scope at. */
+  function inSandbox(scopeRoot: string, real: string): string {
+    const inside = sandboxPathOf(scopeRoot, real);
+    if (inside === undefined) throw new Error('the file lies outside the scope the hook runs in');
+    return inside;
+  }
+
   async function run(event: HookEvent, context: HookContext): Promise<void> {
     if (!services.config.enableExec) return;
-    const lines = services.settings.get().commands[event] ?? [];
+    const lines = (services.settings.get().commands[event] ?? []).filter((line) => line.trim());
+    if (lines.length === 0) return;
+    const state = await sandbox.ready;
+    if (!state.available) {
+      // Never unconfined: without the sandbox hooks stay off, as the start-up log said.
+      if (!warnedOff) options.log?.warn({ reason: state.reason }, 'hooks are off: the sandbox cannot run');
+      warnedOff = true;
+      return;
+    }
+    const scopeRoot = await services.scopes.scopeRoot(context.user.scope);
     const variables: Variables = {
-      FILE: context.file,
-      SCOPE: context.user.scope,
+      FILE: inSandbox(scopeRoot, context.file),
+      SCOPE: SCOPE_PATH,
       TRIGGER: event,
       USERNAME: context.user.username,
-      DESTINATION: context.destination ?? '',
+      DESTINATION: context.destination ? inSandbox(scopeRoot, context.destination) : '',
     };
-    for (const line of lines) {
-      if (!line.trim()) continue;
-      await runLine(line, variables);
-    }
+    for (const line of lines) await runLine(line, scopeRoot, variables);
   }
 
   return {

@@ -39,19 +39,29 @@ describe('disk space', () => {
 });
 
 describe('upload hooks', () => {
+  /** The hooks run in the sandbox as the scope's owner: they may write only below the served root. */
+  let hookFolder: string;
+  beforeEach(async () => {
+    await t.close();
+    // Files the server writes must be readable by the hook's user.
+    t = await createTestApp({ enableExec: true, fileMode: '0644' });
+    hookFolder = path.join(t.root, '.hook');
+    fs.mkdirSync(hookFolder);
+    if (process.getuid?.() === 0) for (const folder of [t.root, hookFolder]) fs.chownSync(folder, 4242, 4242);
+    fs.chmodSync(path.dirname(t.root), 0o711);
+  });
+
   async function setCommands(commands: Record<string, string[]>) {
     const settings = t.app.services.settings;
     await settings.save({ ...settings.get(), commands });
   }
 
   it('runs before_upload on the old file and after_upload on the new one', async () => {
-    const before = path.join(t.outside, 'before.txt');
-    const after = path.join(t.outside, 'after.txt');
-    await setCommands({ before_upload: [`cp $FILE ${before}`], after_upload: [`cp $FILE ${after}`] });
+    await setCommands({ before_upload: ['cp $FILE /scope/.hook/before.txt'], after_upload: ['cp $FILE /scope/.hook/after.txt'] });
     fs.writeFileSync(path.join(t.root, 'hooked.txt'), 'old');
     await uploadInChunks(t, await t.login(), '/hooked.txt', Buffer.from('new content'), 4, true);
-    expect(fs.readFileSync(before, 'utf8')).toBe('old');
-    expect(fs.readFileSync(after, 'utf8')).toBe('new content');
+    expect(fs.readFileSync(path.join(hookFolder, 'before.txt'), 'utf8')).toBe('old');
+    expect(fs.readFileSync(path.join(hookFolder, 'after.txt'), 'utf8')).toBe('new content');
   });
 
   it('ignores failing hooks: the upload still completes', async () => {
@@ -62,10 +72,9 @@ describe('upload hooks', () => {
   });
 
   it('runs the hooks for a zero-length upload too', async () => {
-    const after = path.join(t.outside, 'zero.txt');
-    await setCommands({ after_upload: [`cp $FILE ${after}`] });
+    await setCommands({ after_upload: ['cp $FILE /scope/.hook/zero.txt'] });
     const response = await tusClient(t, await t.login()).create('/zero.txt', 0);
     expect(response.statusCode).toBe(201);
-    expect(fs.readFileSync(after, 'utf8')).toBe('');
+    expect(fs.readFileSync(path.join(hookFolder, 'zero.txt'), 'utf8')).toBe('');
   });
 });
