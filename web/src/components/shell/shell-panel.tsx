@@ -1,6 +1,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { runCommand, type RunningCommand } from '../../api/commands';
+import { useAppSettings } from '../../stores/app-settings-store';
 import { stripAnsi } from './ansi';
 import { emptyHistory, remember, step } from './shell-history';
 import { useShellResize } from './use-shell-resize';
@@ -35,6 +36,9 @@ export function ShellPanel({ folderOf, onClose }: ShellPanelProps) {
   const [isRunning, setRunning] = useState(false);
   const runningRef = useRef<RunningCommand | null>(null);
   const resize = useShellResize(panelRef, dividerRef);
+  // Commands run only in the server's sandbox: without it the panel says why instead of a line.
+  const runner = useAppSettings((state) => state.settings.CommandRunner);
+  const unavailable = runner === 'sandbox-missing' ? t('shell.sandboxMissing') : runner === 'sandbox-unusable' ? t('shell.sandboxUnusable') : undefined;
 
   // Closing the panel ends a running command (the server stops it when the socket closes).
   useEffect(
@@ -156,28 +160,34 @@ export function ShellPanel({ folderOf, onClose }: ShellPanelProps) {
             </div>
           ))}
         </div>
-        <form className="shell__line" onSubmit={handleSubmit}>
-          <span className="shell__folder">{folderOf()}</span>
-          <span aria-hidden="true">$</span>
-          <label htmlFor={inputId} className="visually-hidden">
-            {t('shell.command')}
-          </label>
-          <input
-            ref={inputRef}
-            id={inputId}
-            className="shell__input"
-            type="text"
-            autoComplete="off"
-            autoCapitalize="off"
-            autoCorrect="off"
-            spellCheck={false}
-            enterKeyHint="send"
-            value={text}
-            disabled={isRunning}
-            onChange={(event) => setText(event.target.value)}
-            onKeyDown={handleKeyDown}
-          />
-        </form>
+        {unavailable !== undefined ? (
+          <p className="shell__unavailable" role="status">
+            {unavailable}
+          </p>
+        ) : (
+          <form className="shell__line" onSubmit={handleSubmit}>
+            <span className="shell__folder">{folderOf()}</span>
+            <span aria-hidden="true">$</span>
+            <label htmlFor={inputId} className="visually-hidden">
+              {t('shell.command')}
+            </label>
+            <input
+              ref={inputRef}
+              id={inputId}
+              className="shell__input"
+              type="text"
+              autoComplete="off"
+              autoCapitalize="off"
+              autoCorrect="off"
+              spellCheck={false}
+              enterKeyHint="send"
+              value={text}
+              disabled={isRunning}
+              onChange={(event) => setText(event.target.value)}
+              onKeyDown={handleKeyDown}
+            />
+          </form>
+        )}
       </section>
     </>
   );
