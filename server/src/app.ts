@@ -9,6 +9,7 @@ import { createRouteTable } from './plugins/route-table.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { jsonBodyPlugin } from './plugins/json-body.js';
 import { authPlugin } from './plugins/auth.js';
+import { createPasswordGuard, LoginPolicy } from './modules/auth/password-guard.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { webAppPlugin } from './plugins/web-app.js';
 import { createSettingsService, type SettingsService } from './modules/settings/settings.service.js';
@@ -76,8 +77,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const settings = await createSettingsService(db);
   const scopes = createScopes(config, settings);
   const usersRepository = createUsersRepository(db);
-  const users = createUsersService({ users: usersRepository, settings, scopes });
-  const auth = createAuthService({ config, db, settings, users: usersRepository, usersService: users, fetchImpl: options.fetchImpl });
+  // One budget of password guesses per account, whether they come through login or through the
+  // current password asked by user updates.
+  const guard = createPasswordGuard(LoginPolicy);
+  const users = createUsersService({ users: usersRepository, settings, scopes, guard });
+  const auth = createAuthService({ config, db, settings, users: usersRepository, usersService: users, fetchImpl: options.fetchImpl, guard });
   const fileEvents = createFileEvents(app.log);
   const services: Services = { config, db, settings, scopes, usersRepository, users, auth, fileEvents };
   app.decorate('services', services);

@@ -10,6 +10,8 @@ import { readCookie } from './cookies.js';
 declare module 'fastify' {
   interface FastifyRequest {
     auth?: Authenticated;
+    /** The client's address: the peer, or through trusted proxies the address they name. */
+    readonly clientAddress: string;
   }
   interface FastifyInstance {
     /** preHandler: a valid, unrevoked token is required. */
@@ -39,6 +41,11 @@ export function currentUser(request: FastifyRequest): UserRecord {
 
 export const authPlugin = fp<{ auth: AuthService }>(async (app, options) => {
   app.decorateRequest('auth', undefined);
+  app.decorateRequest('clientAddress', {
+    getter(this: FastifyRequest) {
+      return options.auth.clientOf({ ip: this.ip, headers: this.headers });
+    },
+  });
   app.decorate('requireUser', async (request: FastifyRequest, reply: FastifyReply) => {
     const auth = await options.auth.authenticate(tokenOf(request), { ip: request.ip, headers: request.headers });
     request.auth = auth;

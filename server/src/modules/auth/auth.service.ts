@@ -6,14 +6,16 @@ import type { SettingsService } from '../settings/settings.service.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import type { UsersService } from '../users/users.service.js';
 import type { UserRecord } from '../users/users.model.js';
-import { validateNewPassword, verifyPassword } from './passwords.js';
+import { validateNewPassword, verifyPassword as realVerifyPassword } from './passwords.js';
 import { issuedAtMs, signToken, verifyToken } from './tokens.js';
 import { createAttemptLimiter } from './attempt-limiter.js';
-import { isTrustedProxy } from './proxy.js';
+import { clientAddress, isTrustedProxy } from './proxy.js';
+import { createPasswordGuard, LoginPolicy, loginAccount, type PasswordGuard } from './password-guard.js';
 
 export type AuthService = ReturnType<typeof createAuthService>;
 
 export type RequestInfo = {
+  /** The direct peer's address (a proxy's, behind one). */
   ip: string;
   headers: Record<string, string | string[] | undefined>;
 };
@@ -40,13 +42,21 @@ export function createAuthService(deps: {
   users: UsersRepository;
   usersService: UsersService;
   fetchImpl?: typeof fetch;
+  /** Limits on password guesses; shared with the current-password checks of user updates. */
+  guard?: PasswordGuard;
+  verifyPassword?: typeof realVerifyPassword;
 }) {
   const { config, db, settings, users, usersService } = deps;
   const fetchImpl = deps.fetchImpl ?? fetch;
-  // Failed logins: 10 per client address and 5 per username in 5 minutes.
-  const byClient = createAttemptLimiter({ max: 10, windowMs: 5 * 60_000 });
-  const byUsername = createAttemptLimiter({ max: 5, windowMs: 5 * 60_000 });
+  const verifyPassword = deps.verifyPassword ?? realVerifyPassword;
+  const guard = deps.guard ?? createPasswordGuard(LoginPolicy);
+  // Signups per client address: 10 an hour.
   const signups = createAttemptLimiter({ max: 10, windowMs: 60 * 60_000 });
+
+  /** The client's address, through trusted proxies (see `clientAddress`). */
+  function clientOf(request: RequestInfo): string {
+    return clientAddress(request.ip, request.headers['x-forwarded-for'], config.trustedProxies);
+  }
 
   async function issue(user: UserRecord): Promise<string> {
     return signToken(user, settings.signingKey(), config.tokenExpiration);
@@ -99,19 +109,15 @@ export function createAuthService(deps: {
       if (method === 'proxy') return issue(await proxyUser(request));
       const username = typeof body?.username === 'string' ? body.username : '';
       const password = typeof body?.password === 'string' ? body.password : '';
-      const clientKey = `ip:${request.ip}`;
-      const userKey = `user:${username.toLowerCase()}`;
-      byClient.check(clientKey);
-      byUsername.check(userKey);
-      await verifyRecaptcha(body?.recaptcha);
-      const user = username ? await users.findByUsername(username) : undefined;
-      const valid = await verifyPassword(password, user?.passwordHash);
-      if (!user || !valid || !password) {
-        byClient.fail(clientKey);
-        byUsername.fail(userKey);
-        throw forbidden();
-      }
-      byUsername.succeed(userKey);
+      let user: UserRecord | undefined;
+      // The attempt is counted before the captcha and the hash are checked, so parallel guesses
+      // see each other; a refused captcha does not count as a guess.
+      const valid = await guard.verify({ account: loginAccount(username), client: clientOf(request) }, async () => {
+        await verifyRecaptcha(body?.recaptcha);
+        user = username ? await users.findByUsername(username) : undefined;
+        return (await verifyPassword(password, user?.passwordHash)) && Boolean(user) && password !== '';
+      });
+      if (!valid || !user) throw forbidden();
       return issue(user);
     },
 
@@ -122,10 +128,17 @@ export function createAuthService(deps: {
       const username = typeof body?.username === 'string' ? body.username.trim() : '';
       const password = typeof body?.password === 'string' ? body.password : '';
       if (!username || !password) throw badRequest('username and password are required');
-      signups.check(`ip:${request.ip}`);
-      validateNewPassword(password, current.minimumPasswordLength);
+      // Reserved first, so a burst of parallel signups cannot all pass the budget.
+      const attempt = signups.reserve(clientOf(request));
+      try {
+        validateNewPassword(password, current.minimumPasswordLength);
+      } catch (error) {
+        attempt.release();
+        throw error;
+      }
+      // Taken names count too: signup is no way to list the accounts.
+      attempt.fail();
       if (await users.findByUsername(username)) throw conflict();
-      signups.fail(`ip:${request.ip}`);
       await usersService.provision(username, password, { lockPassword: false });
     },
 
@@ -145,6 +158,7 @@ export function createAuthService(deps: {
     },
 
     issue,
+    clientOf,
 
     /**
      * Checks a token: signature (HS256 only), expiry, revocation (logout, password change,

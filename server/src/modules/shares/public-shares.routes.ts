@@ -23,7 +23,7 @@ function credentialsOf(request: FastifyRequest): ShareCredentials {
   return {
     token: queryParam(request, ShareTokenParam),
     password: Array.isArray(header) ? header[0] : header,
-    clientAddress: request.ip,
+    clientAddress: request.clientAddress,
   };
 }
 

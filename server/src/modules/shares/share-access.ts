@@ -1,8 +1,8 @@
 import { forbidden, notFound, unauthorized } from '../../errors.js';
 import type { ResolvedPath, Scope } from '../../storage/scoped-fs.js';
 import type { Scopes } from '../../storage/scopes.js';
-import { createAttemptLimiter, type AttemptLimiter } from '../auth/attempt-limiter.js';
-import { verifyPassword } from '../auth/passwords.js';
+import { createPasswordGuard, SharePasswordPolicy, type GuessPolicy } from '../auth/password-guard.js';
+import { verifyPassword as realVerifyPassword } from '../auth/passwords.js';
 import type { UserRecord } from '../users/users.model.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import { looksLikeShareHash, tokensMatch } from './share-secrets.js';
@@ -39,15 +39,12 @@ export type OpenShare = {
 
 export type ShareAccess = ReturnType<typeof createShareAccess>;
 
-export type ShareAccessLimits = {
-  /** Failed password attempts allowed per client address in `windowMs`. */
-  perClient: number;
-  /** Failed password attempts allowed per link in `windowMs`, from anywhere. */
-  perShare: number;
-  windowMs: number;
-};
-
-const DEFAULT_LIMITS: ShareAccessLimits = { perClient: 10, perShare: 20, windowMs: 5 * 60_000 };
+/**
+ * Limits on password guesses, the link being the account: wrong passwords per (link, client) and
+ * per client are refused past their budget; many wrong passwords for one link, from anywhere,
+ * slow its password checks down rather than lock the link.
+ */
+export type ShareAccessLimits = GuessPolicy;
 
 function decodeHeaderPassword(value: string): string | undefined {
   try {
@@ -62,11 +59,16 @@ function decodeHeaderPassword(value: string): string | undefined {
  * without a valid token or password → 401 (password attempts rate-limited → 429); owner without
  * share or download → 403; then the target must still exist and be allowed for the owner.
  */
-export function createShareAccess(deps: { shares: SharesRepository; users: UsersRepository; scopes: Scopes; limits?: Partial<ShareAccessLimits> }) {
+export function createShareAccess(deps: {
+  shares: SharesRepository;
+  users: UsersRepository;
+  scopes: Scopes;
+  limits?: Partial<ShareAccessLimits>;
+  verifyPassword?: typeof realVerifyPassword;
+}) {
   const { shares, users, scopes } = deps;
-  const limits = { ...DEFAULT_LIMITS, ...(deps.limits ?? {}) };
-  const byClient: AttemptLimiter = createAttemptLimiter({ max: limits.perClient, windowMs: limits.windowMs });
-  const byShare: AttemptLimiter = createAttemptLimiter({ max: limits.perShare, windowMs: limits.windowMs });
+  const verifyPassword = deps.verifyPassword ?? realVerifyPassword;
+  const guard = createPasswordGuard({ ...SharePasswordPolicy, ...(deps.limits ?? {}) });
 
   async function findLive(hash: string): Promise<{ share: ShareRecord; owner: UserRecord }> {
     if (!looksLikeShareHash(hash)) throw notFound();
@@ -89,17 +91,11 @@ export function createShareAccess(deps: { shares: SharesRepository; users: Users
     if (tokensMatch(credentials.token, share.token)) return;
     const encoded = credentials.password;
     if (!encoded) throw unauthorized();
-    const clientKey = `ip:${credentials.clientAddress}`;
-    const shareKey = `share:${share.hash}`;
-    byClient.check(clientKey);
-    byShare.check(shareKey);
     const password = decodeHeaderPassword(encoded);
-    if (password === undefined || !(await verifyPassword(password, share.passwordHash))) {
-      byClient.fail(clientKey);
-      byShare.fail(shareKey);
-      throw unauthorized();
-    }
-    byClient.succeed(clientKey);
+    // Counted as in flight before the hash is checked, so parallel guesses see each other.
+    const source = { account: `share:${share.hash}`, client: credentials.clientAddress };
+    const valid = await guard.verify(source, async () => password !== undefined && (await verifyPassword(password, share.passwordHash)));
+    if (!valid) throw unauthorized();
   }
 
   async function openTarget(share: ShareRecord, owner: UserRecord): Promise<OpenShare> {

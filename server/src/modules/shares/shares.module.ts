@@ -15,11 +15,16 @@ import { createVideoFrames } from '../previews/video-frame.js';
  * Share links: the authenticated API, the public endpoints, and the listeners that retire links
  * when their target or owner goes away.
  */
-export const sharesModule: FastifyPluginAsync<{ services: Services; limits?: Partial<ShareAccessLimits> }> = async (app, { services, limits }) => {
+export const sharesModule: FastifyPluginAsync<{
+  services: Services;
+  limits?: Partial<ShareAccessLimits>;
+  /** Replaces the password check (tests count the checks made). */
+  verifyPassword?: (password: string, hash: string | undefined) => Promise<boolean>;
+}> = async (app, { services, limits, verifyPassword }) => {
   const repository = createSharesRepository(services.db);
   const deps = { shares: repository, users: services.usersRepository, scopes: services.scopes };
   const service = createSharesService(deps);
-  const access = createShareAccess({ ...deps, limits });
+  const access = createShareAccess({ ...deps, limits, verifyPassword });
   const lifecycle = createShareLifecycle(deps);
   const detach = lifecycle.attach(services.fileEvents, services.users);
   app.addHook('onClose', async () => {

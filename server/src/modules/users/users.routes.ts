@@ -12,7 +12,7 @@ export const usersRoutes: FastifyPluginAsync<{ users: UsersService; auth: AuthSe
   app.get(ApiPaths.users, { preHandler: app.requireAdmin }, async (request) => users.list(request.auth!.user));
 
   app.post(ApiPaths.users, { preHandler: app.requireAdmin, schema: { body: UserWriteRequest } }, async (request, reply) => {
-    const id = await users.create(request.auth!.user, request.body as UserWriteRequest);
+    const id = await users.create(request.auth!.user, request.body as UserWriteRequest, { client: request.clientAddress });
     reply.header('location', `/settings/users/${id}`);
     return sendStatus(reply, 201);
   });
@@ -25,7 +25,7 @@ export const usersRoutes: FastifyPluginAsync<{ users: UsersService; auth: AuthSe
   app.put(`${ApiPaths.users}/:id`, { preHandler: app.requireUser, schema: { params: IdParams, body: UserWriteRequest } }, async (request, reply) => {
     const { id } = request.params as { id: string };
     const requester = request.auth!.user;
-    const result = await users.update(requester, Number(id), request.body as UserWriteRequest, { keepToken: request.auth!.jti });
+    const result = await users.update(requester, Number(id), request.body as UserWriteRequest, { client: request.clientAddress, keepToken: request.auth!.jti });
     if (result.user.id === requester.id) {
       reply.header('x-renew-token', 'true');
       // A password change revoked every other token of this user; the token of this session stays
@@ -40,7 +40,7 @@ export const usersRoutes: FastifyPluginAsync<{ users: UsersService; auth: AuthSe
     const { id } = request.params as { id: string };
     const body = request.body as UserDeleteRequest | undefined;
     if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) throw badRequest('malformed JSON');
-    await users.remove(request.auth!.user, Number(id), body?.current_password);
+    await users.remove(request.auth!.user, Number(id), body?.current_password, { client: request.clientAddress });
     return sendStatus(reply, 200);
   });
   void UserDeleteRequest;

@@ -2,7 +2,8 @@ import { AdminOnlyFields, SensitiveFields, type User, type UserWriteRequest } fr
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { Scopes } from '../../storage/scopes.js';
-import { hashPassword, validateNewPassword, verifyPassword } from '../auth/passwords.js';
+import { hashPassword, validateNewPassword, verifyPassword as realVerifyPassword } from '../auth/passwords.js';
+import { createPasswordGuard, LoginPolicy, loginAccount, type PasswordGuard } from '../auth/password-guard.js';
 import type { UsersRepository } from './users.repository.js';
 import { allPermissions, type NewUserRecord, type UserRecord } from './users.model.js';
 import { toUserView } from './users.presenter.js';
@@ -12,8 +13,11 @@ import { createMutex, homeScope, normaliseScope } from './homes.js';
 export type UsersService = ReturnType<typeof createUsersService>;
 
 type Requester = UserRecord;
-/** `trusted` callers (the CLI on the server's own machine) skip the current-password check. */
-type TrustOptions = { trusted?: boolean };
+/**
+ * `trusted` callers (the CLI on the server's own machine) skip the current-password check;
+ * `client` is the address the request came from, for the limits on password guesses.
+ */
+type TrustOptions = { trusted?: boolean; client?: string };
 
 /**
  * Fields whose change needs the requester's current password under json auth. Beyond the
@@ -40,16 +44,23 @@ export function createUsersService(deps: {
   settings: SettingsService;
   scopes: Scopes;
   onUserDeleted?: (user: UserRecord) => Promise<void>;
+  /** Limits on password guesses; the login's guard, so both count against the same budget. */
+  guard?: PasswordGuard;
+  verifyPassword?: typeof realVerifyPassword;
 }) {
   const { users, settings, scopes } = deps;
+  const verifyPassword = deps.verifyPassword ?? realVerifyPassword;
+  const guard = deps.guard ?? createPasswordGuard(LoginPolicy);
   const runExclusive = createMutex();
   const deletedListeners: Array<(user: UserRecord) => Promise<void>> = deps.onUserDeleted ? [deps.onUserDeleted] : [];
 
-  async function requireCurrentPassword(requester: Requester, currentPassword: string | undefined): Promise<void> {
+  /** Checks the requester's password like a login: the same guessing limits apply (429). */
+  async function requireCurrentPassword(requester: Requester, currentPassword: string | undefined, options: TrustOptions): Promise<void> {
     if (settings.get().authMethod !== 'json') return;
-    if (!currentPassword || !(await verifyPassword(currentPassword, requester.passwordHash))) {
-      throw badRequest('the current password is incorrect');
-    }
+    const incorrect = () => badRequest('the current password is incorrect');
+    if (!currentPassword) throw incorrect();
+    const source = { account: loginAccount(requester.username), client: options.client ?? 'unknown' };
+    if (!(await guard.verify(source, () => verifyPassword(currentPassword, requester.passwordHash)))) throw incorrect();
   }
 
   /** Refuses a scope already owned by another user (case-insensitive). */
@@ -110,7 +121,7 @@ export function createUsersService(deps: {
       if (!requester.perm.admin) throw forbidden();
       if (request.what !== 'user') throw badRequest('invalid request params');
       if (request.which.length > 0) throw badRequest('invalid request params');
-      if (!options.trusted) await requireCurrentPassword(requester, request.current_password);
+      if (!options.trusted) await requireCurrentPassword(requester, request.current_password, options);
       const data = request.data ?? {};
       const record = templateFromDefaults('');
       for (const [name, value] of Object.entries(data)) {
@@ -173,7 +184,7 @@ export function createUsersService(deps: {
         if (named.includes('password') && existing.lockPassword) throw forbidden();
       }
       if (!options.trusted && (replaceAll || named.some((name) => SENSITIVE_FIELDS.has(name)))) {
-        await requireCurrentPassword(requester, request.current_password);
+        await requireCurrentPassword(requester, request.current_password, options);
       }
       const record = stripRecord(existing);
       let newPassword: string | undefined;
@@ -215,7 +226,7 @@ export function createUsersService(deps: {
     /** DELETE /api/users/{id}. */
     async remove(requester: Requester, id: number, currentPassword: string | undefined, options: TrustOptions = {}): Promise<void> {
       if (!requester.perm.admin && requester.id !== id) throw forbidden();
-      if (!options.trusted) await requireCurrentPassword(requester, currentPassword);
+      if (!options.trusted) await requireCurrentPassword(requester, currentPassword, options);
       const existing = await users.findById(id);
       if (!existing) throw notFound();
       if (existing.perm.admin && (await users.countAdmins()) <= 1) throw forbidden('the sole admin cannot be deleted');

@@ -1,0 +1,138 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { tooManyRequests } from '../../errors.js';
+import { createAttemptLimiter } from './attempt-limiter.js';
+
+/**
+ * How many wrong secrets are tolerated, and from whom. An "account" is what the secret guards
+ * (a username, a share link); a "client" is the address the guess came from.
+ */
+export type GuessPolicy = {
+  windowMs: number;
+  /** Failures allowed per (account, client) in the window; then 429. */
+  perAccountClient: number;
+  /** Failures allowed per client, whatever the account, in the window; then 429. */
+  perClient: number;
+  /**
+   * From this many failures on one account in the window (attempts in flight included), its
+   * verifications are spaced out instead of refused: a guesser spread over many addresses is
+   * slowed down, and the owner can still get in.
+   */
+  slowAfter: number;
+  /** Spacing once slowed down; it grows by `delayStepMs` per further failure, up to `maxDelayMs`. */
+  delayMs: number;
+  delayStepMs: number;
+  maxDelayMs: number;
+  /**
+   * A client that has not failed on the account waits for its turn up to this long (and at most
+   * `maxWaiting` wait at once); a client that has failed there is answered 429 instead.
+   */
+  maxWaitMs: number;
+  maxWaiting: number;
+  /** Keys tracked per limiter (memory bound). */
+  maxKeys?: number;
+};
+
+/** Logins and current-password checks: see the README's security section for the numbers. */
+export const LoginPolicy: GuessPolicy = {
+  windowMs: 15 * 60_000,
+  perAccountClient: 5,
+  perClient: 20,
+  slowAfter: 10,
+  delayMs: 1_000,
+  delayStepMs: 1_000,
+  maxDelayMs: 30_000,
+  maxWaitMs: 10_000,
+  maxWaiting: 8,
+};
+
+/** Share link passwords: the account is the link. */
+export const SharePasswordPolicy: GuessPolicy = {
+  ...LoginPolicy,
+  windowMs: 5 * 60_000,
+  perAccountClient: 5,
+  perClient: 20,
+  slowAfter: 20,
+};
+
+export type GuessSource = { account: string; client: string };
+
+/** The account key of a username (names match case-insensitively), for logins and updates alike. */
+export function loginAccount(username: string): string {
+  return `user:${username.toLowerCase()}`;
+}
+export type PasswordGuard = ReturnType<typeof createPasswordGuard>;
+
+/**
+ * Runs secret checks under a `GuessPolicy`. Every attempt is reserved (counted as in flight)
+ * before the secret is verified, so parallel requests cannot exceed the budgets; it then becomes
+ * a failure or is released.
+ */
+export function createPasswordGuard(policy: GuessPolicy, deps: { now?: () => number; sleep?: (ms: number) => Promise<unknown> } = {}) {
+  const now = deps.now ?? Date.now;
+  const wait = deps.sleep ?? ((ms: number) => sleep(ms));
+  const limiterOptions = { windowMs: policy.windowMs, maxKeys: policy.maxKeys, now };
+  const pairs = createAttemptLimiter({ ...limiterOptions, max: policy.perAccountClient });
+  const clients = createAttemptLimiter({ ...limiterOptions, max: policy.perClient });
+  // Counted, never capped: enough failure times are kept to reach the largest spacing.
+  const accounts = createAttemptLimiter({
+    ...limiterOptions,
+    max: Number.POSITIVE_INFINITY,
+    keep: policy.slowAfter + Math.ceil(Math.max(0, policy.maxDelayMs - policy.delayMs) / Math.max(1, policy.delayStepMs)) + 1,
+  });
+
+  function spacingFor(load: number): number {
+    if (load <= policy.slowAfter) return 0;
+    return Math.min(policy.maxDelayMs, policy.delayMs + policy.delayStepMs * (load - policy.slowAfter - 1));
+  }
+
+  /** Waits for the account's next verification turn, or throws 429. */
+  async function awaitTurn(account: string, hasFailedHere: boolean): Promise<void> {
+    const spacing = spacingFor(accounts.load(account));
+    if (spacing === 0) return;
+    const turn = accounts.turn(account, spacing);
+    if (turn.waitMs > 0 && (hasFailedHere || turn.waitMs > policy.maxWaitMs || turn.waiting >= policy.maxWaiting)) {
+      throw tooManyRequests(turn.waitMs / 1000);
+    }
+    turn.take();
+    try {
+      if (turn.waitMs > 0) await wait(turn.waitMs);
+    } finally {
+      turn.done();
+    }
+  }
+
+  return {
+    /**
+     * Verifies a secret for `source` with `check`, which runs only within the budgets.
+     * Resolves to its answer; throws 429 with Retry-After when refused before checking.
+     */
+    async verify(source: GuessSource, check: () => Promise<boolean>): Promise<boolean> {
+      const pairKey = `${source.account}\u0000${source.client}`;
+      const pair = pairs.reserve(pairKey);
+      let client;
+      try {
+        client = clients.reserve(source.client);
+      } catch (error) {
+        pair.release();
+        throw error;
+      }
+      const account = accounts.track(source.account);
+      const held = [pair, client, account];
+      let valid: boolean;
+      try {
+        await awaitTurn(source.account, pairs.failures(pairKey) > 0);
+        valid = await check();
+      } catch (error) {
+        for (const reservation of held) reservation.release();
+        throw error;
+      }
+      if (valid) {
+        for (const reservation of held) reservation.release();
+        pairs.clear(pairKey);
+      } else {
+        for (const reservation of held) reservation.fail();
+      }
+      return valid;
+    },
+  };
+}
