@@ -127,6 +127,22 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('users').dropColumn('kept_token_jti').execute();
     },
   },
+  '0003_share_target_identity': {
+    // The device and inode of a link's target when it was made, and its birth time where the
+    // filesystem keeps one (filesystems hand a freed inode number straight to the next file),
+    // as decimal text: inode numbers can pass 2^53. A link whose path now holds another item is
+    // retired; links made before this have nulls and record their target on first use.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('shares').addColumn('target_dev', 'text').execute();
+      await db.schema.alterTable('shares').addColumn('target_ino', 'text').execute();
+      await db.schema.alterTable('shares').addColumn('target_birth', 'text').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('shares').dropColumn('target_birth').execute();
+      await db.schema.alterTable('shares').dropColumn('target_ino').execute();
+      await db.schema.alterTable('shares').dropColumn('target_dev').execute();
+    },
+  },
   '0004_webdav': {
     // WebDAV dead properties (PROPPATCH), keyed by the entry's real path below the server root,
     // so they follow the file whoever moves it and whichever scope names it.
@@ -142,6 +158,29 @@ export const migrations: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable('webdav_properties').execute();
+    },
+  },
+  '0006_trash': {
+    // Deleted items waiting in their owner's trash: where they were (scope path and real path),
+    // where they are kept now, their size and who deleted them when.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('trash')
+        .addColumn('id', 'varchar(64)', (col) => col.primaryKey())
+        .addColumn('user_id', 'integer', (col) => col.notNull())
+        .addColumn('name', 'text', (col) => col.notNull())
+        .addColumn('path', 'text', (col) => col.notNull())
+        .addColumn('real_path', 'text', (col) => col.notNull())
+        .addColumn('stored_path', 'text', (col) => col.notNull())
+        .addColumn('is_dir', 'integer', (col) => col.notNull())
+        .addColumn('size', 'bigint', (col) => col.notNull())
+        .addColumn('deleted_at', 'bigint', (col) => col.notNull())
+        .addColumn('deleted_by', 'varchar(255)', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('trash_user_deleted').on('trash').columns(['user_id', 'deleted_at']).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('trash').execute();
     },
   },
 };

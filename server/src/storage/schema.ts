@@ -46,6 +46,12 @@ export type SharesTable = {
   password_hash: string;
   token: string;
   created_at: number;
+  /** Device of the target when the link was made, as decimal text; null for older links. */
+  target_dev: string | null;
+  /** Inode of the target when the link was made, as decimal text; null for older links. */
+  target_ino: string | null;
+  /** Birth time of the target in nanoseconds, as decimal text; null where the filesystem keeps none. */
+  target_birth: string | null;
 };
 
 export type UploadsTable = {
@@ -91,6 +97,28 @@ export type WebdavPropertiesTable = {
   xml: string;
 };
 
+/** A deleted item in its owner's trash (see the trash module). */
+export type TrashTable = {
+  /** Random id; also the item's name inside the trash folder. */
+  id: string;
+  /** Whose trash it is in. */
+  user_id: number;
+  name: string;
+  /** Virtual path in the owner's scope when it was deleted. */
+  path: string;
+  /** Absolute real path it had. */
+  real_path: string;
+  /** Absolute path where the trash keeps it. */
+  stored_path: string;
+  is_dir: number;
+  /** Bytes, a folder with all it holds. */
+  size: number;
+  /** Milliseconds. */
+  deleted_at: number;
+  /** Name of the user who deleted it. */
+  deleted_by: string;
+};
+
 export type Database = {
   users: UsersTable;
   settings: SettingsTable;
@@ -100,4 +128,5 @@ export type Database = {
   search_entries: SearchEntriesTable;
   search_state: SearchStateTable;
   webdav_properties: WebdavPropertiesTable;
+  trash: TrashTable;
 };

@@ -6,7 +6,8 @@ import { verifyPassword as realVerifyPassword } from '../auth/passwords.js';
 import type { UserRecord } from '../users/users.model.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import { looksLikeShareHash, tokensMatch } from './share-secrets.js';
-import { isExpired, isProtected, sharePathKey, type ShareRecord } from './shares.model.js';
+import { isExpired, isProtected, sameTarget, sharePathKey, type ShareRecord } from './shares.model.js';
+import { targetIdentity } from './share-target.js';
 import type { SharesRepository } from './shares.repository.js';
 import { canShare } from './shares.service.js';
 
@@ -98,6 +99,25 @@ export function createShareAccess(deps: {
     if (!valid) throw unauthorized();
   }
 
+  /**
+   * The link must still lead to the item it was made for: a path whose file or folder was
+   * deleted and made again, or replaced, behind Burrow's back holds a new item, and the link is
+   * retired (deleted, 404) rather than serve it. Links made before identities were kept record
+   * their target on first use.
+   */
+  async function assertSameTarget(share: ShareRecord, real: string): Promise<void> {
+    const current = await targetIdentity(real);
+    if (!current) throw notFound();
+    if (!share.target) {
+      await shares.setTarget(share.hash, current);
+      return;
+    }
+    if (!sameTarget(share.target, current)) {
+      await shares.remove(share.hash);
+      throw notFound();
+    }
+  }
+
   async function openTarget(share: ShareRecord, owner: UserRecord): Promise<OpenShare> {
     const ownerScope = await scopes.forUser(owner);
     const key = sharePathKey(share.path);
@@ -106,6 +126,7 @@ export function createShareAccess(deps: {
     const isDir = target.stat.isDirectory();
     // A folder link must still be a folder and a file link a file: anything else is a new item.
     if (isDir !== (share.path.endsWith('/') || key === '/')) throw notFound();
+    await assertSameTarget(share, target.real);
     const name = key === '/' ? '' : key.slice(key.lastIndexOf('/') + 1);
     if (!isDir) {
       return { share, owner, target, isDir, scope: ownerScope, name, resolve: async () => target };

@@ -7,6 +7,7 @@ import type { UsersRepository } from '../users/users.repository.js';
 import type { UsersService } from '../users/users.service.js';
 import { sharePathKey, type ShareRecord } from './shares.model.js';
 import type { SharesRepository } from './shares.repository.js';
+import { targetIdentity } from './share-target.js';
 
 function isSameOrBelow(parent: string, child: string): boolean {
   return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
@@ -14,7 +15,8 @@ function isSameOrBelow(parent: string, child: string): boolean {
 
 /**
  * Keeps links honest: a link dies with its target (deleted or moved away, including through an
- * ancestor) and with its owner. Access-time checks catch what happens outside Burrow.
+ * ancestor) and with its owner, and follows its target when a write through Burrow replaces it.
+ * Access-time checks catch what happens outside Burrow.
  */
 export function createShareLifecycle(deps: { shares: SharesRepository; users: UsersRepository; scopes: Scopes }) {
   const { shares, users, scopes } = deps;
@@ -58,9 +60,35 @@ export function createShareLifecycle(deps: { shares: SharesRepository; users: Us
     return shares.removeMany(doomed);
   }
 
+  /**
+   * Records the current identity of every link whose target is `writtenReal` (or lies below it):
+   * writes through Burrow replace files by renaming a new one into place, and a link to what the
+   * owner edited, uploaded over or copied onto must keep working, unlike a replacement made
+   * behind Burrow's back (see share-access).
+   */
+  async function retargetUnder(writtenReal: string): Promise<void> {
+    const rows = await shares.list();
+    if (!rows.length) return;
+    const owners = new Map((await users.list()).map((user) => [user.id, user]));
+    const serverRoot = await scopes.serverRoot();
+    for (const share of rows) {
+      const owner = owners.get(share.userId);
+      if (!owner) continue;
+      const candidates = await realCandidates(share, owner.scope, serverRoot);
+      const written = candidates.find((candidate) => isSameOrBelow(writtenReal, candidate));
+      if (written === undefined) continue;
+      const current = await targetIdentity(written);
+      if (current) await shares.setTarget(share.hash, current);
+    }
+  }
+
   async function onFileEvent(event: FileEvent): Promise<void> {
     if (event.kind === 'deleted') await removeUnder(event.real);
-    else if (event.kind === 'moved') await removeUnder(event.fromReal);
+    else if (event.kind === 'moved') {
+      await removeUnder(event.fromReal);
+      await retargetUnder(event.toReal);
+    } else if (event.kind === 'modified') await retargetUnder(event.real);
+    else if (event.kind === 'copied') await retargetUnder(event.toReal);
   }
 
   return {

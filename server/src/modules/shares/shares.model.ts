@@ -12,7 +12,21 @@ export type ShareRecord = {
   /** Random bearer token handed to visitors who proved the password, or '' for an open link. */
   token: string;
   createdAt: number;
+  /** Identity of the target when the link was made; absent for links made before it was kept. */
+  target?: TargetIdentity;
 };
+
+/**
+ * Which file or folder a link was made for: device and inode, as decimal text, and the birth
+ * time in nanoseconds where the filesystem keeps one. Inode numbers are reused as soon as they
+ * are freed, so a file deleted and written again often gets the same one: the birth time tells
+ * them apart.
+ */
+export type TargetIdentity = { dev: string; ino: string; birth?: string };
+
+export function sameTarget(a: TargetIdentity, b: TargetIdentity): boolean {
+  return a.dev === b.dev && a.ino === b.ino && (a.birth === undefined || b.birth === undefined || a.birth === b.birth);
+}
 
 export function isExpired(share: ShareRecord, nowMs = Date.now()): boolean {
   return share.expire !== 0 && share.expire * 1000 <= nowMs;

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { SharesTable } from '../../storage/schema.js';
-import type { ShareRecord } from './shares.model.js';
+import type { ShareRecord, TargetIdentity } from './shares.model.js';
 
 function toRecord(row: Selectable<SharesTable>): ShareRecord {
   return {
@@ -12,6 +12,7 @@ function toRecord(row: Selectable<SharesTable>): ShareRecord {
     passwordHash: row.password_hash,
     token: row.token,
     createdAt: Number(row.created_at),
+    target: row.target_dev !== null && row.target_ino !== null ? { dev: row.target_dev, ino: row.target_ino, birth: row.target_birth ?? undefined } : undefined,
   };
 }
 
@@ -31,8 +32,15 @@ export function createSharesRepository(db: Db) {
           password_hash: share.passwordHash,
           token: share.token,
           created_at: share.createdAt,
+          target_dev: share.target?.dev ?? null,
+          target_ino: share.target?.ino ?? null,
+          target_birth: share.target?.birth ?? null,
         })
         .execute();
+    },
+    /** Records the identity of a link's target (links made before identities were kept, or retargeted by a write through Burrow). */
+    async setTarget(hash: string, target: TargetIdentity): Promise<void> {
+      await db.updateTable('shares').set({ target_dev: target.dev, target_ino: target.ino, target_birth: target.birth ?? null }).where('hash', '=', hash).execute();
     },
     async findByHash(hash: string): Promise<ShareRecord | undefined> {
       const row = await db.selectFrom('shares').selectAll().where('hash', '=', hash).executeTakeFirst();

@@ -9,6 +9,7 @@ import { expiryFor } from './share-expiry.js';
 import { newShareHash, newShareToken } from './share-secrets.js';
 import { isExpired, sharePathKey, type ShareRecord } from './shares.model.js';
 import { toShareView } from './shares.presenter.js';
+import { targetIdentity } from './share-target.js';
 import type { SharesRepository } from './shares.repository.js';
 
 export type SharesService = ReturnType<typeof createSharesService>;
@@ -120,6 +121,8 @@ export function createSharesService(deps: { shares: SharesRepository; users: Use
       // A dangling link resolves to the link itself: there is nothing to share behind it.
       if (!resolved.stat || resolved.stat.isSymbolicLink()) throw notFound();
       const isDir = resolved.stat.isDirectory();
+      const target = await targetIdentity(resolved.real);
+      if (!target) throw notFound();
       const record: ShareRecord = {
         hash: newShareHash(),
         path: isDir && resolved.virtual !== '/' ? `${resolved.virtual}/` : resolved.virtual,
@@ -128,6 +131,7 @@ export function createSharesService(deps: { shares: SharesRepository; users: Use
         passwordHash: password ? await hashPassword(password) : '',
         token: password ? newShareToken() : '',
         createdAt: Date.now(),
+        target,
       };
       await shares.insert(record);
       return toShareView(record);
