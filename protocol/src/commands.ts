@@ -1,7 +1,7 @@
 /**
- * The command runner's WebSocket (`/api/command/{path}`). The client sends one text frame with
- * the command line (or first `{"token":"…"}` when it has no `auth` cookie); the server answers
- * with one text frame per output line and ends by closing the socket.
+ * The command runner's WebSocket (`/api/command/{path}`). The upgrade request carries the token
+ * (the `auth` cookie, `X-Auth` or `?auth=`); the client then sends one text frame with the command
+ * line, and the server answers with one text frame per output line and ends by closing the socket.
  */
 export const CommandMessages = {
   /** Sent before closing when execution is off, the user lacks `execute`, or the program is not theirs. */

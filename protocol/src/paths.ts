@@ -33,3 +33,6 @@ export const Headers = {
 
 /** Name of the cookie the front end writes with the JWT (read for GET requests only). */
 export const AuthCookie = 'auth';
+
+/** Query parameter that may carry the JWT on any request (checked after X-Auth, before the cookie). */
+export const AuthQueryParam = 'auth';

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AuthCookie, Headers } from '@burrow/protocol';
+import { AuthCookie, AuthQueryParam, Headers } from '@burrow/protocol';
 import type { AuthService, Authenticated } from '../modules/auth/auth.service.js';
 import { forbidden, unauthorized } from '../errors.js';
 import type { UserRecord } from '../modules/users/users.model.js';
@@ -21,11 +21,34 @@ declare module 'fastify' {
   }
 }
 
-/** The token of a request: X-Auth when it looks like a JWT, else the `auth` cookie for GET only. */
+/** The first value of a query parameter, read from the URL itself (decoded; undefined if malformed). */
+function queryValue(url: string, name: string): string | undefined {
+  const start = url.indexOf('?');
+  if (start < 0) return undefined;
+  for (const pair of url.slice(start + 1).split('&')) {
+    const equals = pair.indexOf('=');
+    const key = equals < 0 ? pair : pair.slice(0, equals);
+    try {
+      if (decodeURIComponent(key.replace(/\+/g, ' ')) !== name) continue;
+      return equals < 0 ? '' : decodeURIComponent(pair.slice(equals + 1).replace(/\+/g, ' '));
+    } catch {
+      continue;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The token of a request, in filebrowser's order: X-Auth when it looks like a JWT, else the
+ * `?auth=` query parameter (which its front end adds to download and preview links), else the
+ * `auth` cookie for GET only.
+ */
 export function tokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers[Headers.auth];
   const value = Array.isArray(header) ? header[0] : header;
   if (looksLikeJwt(value)) return value;
+  const query = queryValue(request.url, AuthQueryParam);
+  if (looksLikeJwt(query)) return query;
   if (request.method === 'GET' || request.method === 'HEAD') {
     const cookie = readCookie(request.headers.cookie, AuthCookie);
     if (looksLikeJwt(cookie)) return cookie;

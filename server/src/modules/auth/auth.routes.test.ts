@@ -75,6 +75,18 @@ describe('tokens', () => {
     expect(post.statusCode).toBe(401);
   });
 
+  it('accepts the ?auth= query on every method, after X-Auth and before the cookie', async () => {
+    const token = await t.login();
+    expect((await t.app.inject({ method: 'GET', url: `/api/users/1?auth=${token}` })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: `/api/resources/?x=1&auth=${encodeURIComponent(token)}` })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: `/api/renew?auth=${token}` })).statusCode).toBe(200);
+    // A bad query token is refused even when the cookie holds a good one; a good X-Auth wins over it.
+    expect((await t.app.inject({ method: 'GET', url: '/api/users/1?auth=a.b.c', headers: { cookie: `auth=${token}` } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/users/1?auth=a.b.c', headers: { 'x-auth': token } })).statusCode).toBe(200);
+    // A value that is no JWT is ignored, as filebrowser does.
+    expect((await t.app.inject({ method: 'GET', url: '/api/users/1?auth=nope', headers: { cookie: `auth=${token}` } })).statusCode).toBe(200);
+  });
+
   it('refuses forged, alg:none, expired and garbage tokens with 401', async () => {
     const token = await t.login();
     const [header, payload] = token.split('.');

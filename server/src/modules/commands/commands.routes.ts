@@ -2,11 +2,10 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import websocket from '@fastify/websocket';
 import type { RawData, WebSocket } from 'ws';
 import { ApiPaths, CommandCloseCodes, statusLine } from '@burrow/protocol';
-import { forbidden } from '../../errors.js';
+import { forbidden, tooManyRequests, unauthorized } from '../../errors.js';
 import { tokenOf } from '../../plugins/auth.js';
 import { decodePathComponent } from '../../storage/virtual-path.js';
 import type { AuthService } from '../auth/auth.service.js';
-import { looksLikeJwt } from '../auth/tokens.js';
 import type { UserRecord } from '../users/users.model.js';
 import { CommandRefusal } from './command-line.js';
 import { runCommand, type CommandEnd, type CommandLimits, type RunningCommand } from './command-runner.js';
@@ -23,6 +22,8 @@ export type CommandRouteOptions = {
   maxRunning: number;
   /** How long a connection may stay without a command. */
   idleMs: number;
+  /** Command sockets one client address may hold open at once (default 8). */
+  maxSocketsPerClient?: number;
 };
 
 /** Output waiting in the socket beyond this pauses the program's output until the client catches up. */
@@ -47,20 +48,6 @@ function isSameOrigin(request: FastifyRequest): boolean {
   }
 }
 
-/** A token sent as the first frame: `{"token":"…"}` or the bare JWT. */
-function tokenFromFrame(text: string): string | undefined {
-  const trimmed = text.trim();
-  if (trimmed.startsWith('{')) {
-    try {
-      const token = (JSON.parse(trimmed) as { token?: unknown }).token;
-      return typeof token === 'string' ? token : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-  return looksLikeJwt(trimmed) ? trimmed : undefined;
-}
-
 function closeFor(end: CommandEnd): { code: number; reason: string; message?: string } {
   switch (end.kind) {
     case 'exited':
@@ -78,13 +65,17 @@ function closeFor(end: CommandEnd): { code: number; reason: string; message?: st
 
 /**
  * `WebSocket /api/command/{path}` (wire protocol, section 11). Before the upgrade: the Origin
- * must match the Host (403) and a token, when the request carries one, must be valid (401).
- * Without a token the first frame must bring one. Then one frame holds the command line; the
- * program's output comes back a line per frame, and the server closes the socket when it ends.
+ * must match the Host (403), a valid token must come in `X-Auth`, `?auth=` or the `auth` cookie
+ * (401), and the client must hold fewer than `maxSocketsPerClient` sockets (429); nothing is
+ * upgraded otherwise. Then one frame holds the command line; the program's output comes back a
+ * line per frame, and the server closes the socket when it ends.
  */
 export const commandsRoutes: FastifyPluginAsync<CommandRouteOptions> = async (app, options) => {
   const { commands, sandbox, auth, limits, maxRunning, idleMs } = options;
   const running = new Set<RunningCommand>();
+  const maxSocketsPerClient = options.maxSocketsPerClient ?? 8;
+  /** Open sockets (and upgrades under way) per client address. */
+  const socketsByClient = new Map<string, number>();
 
   await app.register(websocket, {
     options: { maxPayload: 64 * 1024 },
@@ -102,12 +93,25 @@ export const commandsRoutes: FastifyPluginAsync<CommandRouteOptions> = async (ap
   const preValidation = async (request: FastifyRequest) => {
     if (!isSameOrigin(request)) throw forbidden();
     const token = tokenOf(request);
-    if (token !== undefined) request.auth = await auth.authenticate(token, { ip: request.ip, headers: request.headers });
+    if (token === undefined) throw unauthorized();
+    request.auth = await auth.authenticate(token, { ip: request.ip, headers: request.headers });
+    // Counted from here until the connection closes, whether or not the upgrade completes, so a
+    // burst of upgrades cannot pass the check together. (A plain GET here upgrades nothing.)
+    if (!request.ws) return;
+    const client = request.clientAddress;
+    const open = socketsByClient.get(client) ?? 0;
+    if (open >= maxSocketsPerClient) throw tooManyRequests(1);
+    socketsByClient.set(client, open + 1);
+    request.raw.socket.once('close', () => {
+      const left = (socketsByClient.get(client) ?? 1) - 1;
+      if (left > 0) socketsByClient.set(client, left);
+      else socketsByClient.delete(client);
+    });
   };
 
   const handler = (socket: WebSocket, request: FastifyRequest) => {
     const folder = pathAfter(request, ApiPaths.command);
-    let user: UserRecord | undefined = request.auth?.user;
+    const user: UserRecord = request.auth!.user;
     let started = false;
     let command: RunningCommand | undefined;
     let queue = Promise.resolve();
@@ -180,22 +184,12 @@ export const commandsRoutes: FastifyPluginAsync<CommandRouteOptions> = async (ap
       const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
       // Blank frames are skipped, as upstream does.
       if (text.trim() === '') return;
-      if (!user) {
-        try {
-          user = (await auth.authenticate(tokenFromFrame(text), { ip: request.ip, headers: request.headers })).user;
-        } catch {
-          started = true;
-          send(statusLine(401));
-          close(CommandCloseCodes.refused, 'Unauthorized');
-        }
-        return;
-      }
       started = true;
       clearTimeout(idle);
       await run(text, user);
     }
 
-    // Frames are handled one after the other: the token must be checked before a command is read.
+    // Frames are handled one after the other: only the first command runs.
     socket.on('message', (data, isBinary) => {
       queue = queue.then(() => onMessage(data, isBinary)).catch((error: unknown) => {
         request.log.error({ err: error }, 'command failed');
