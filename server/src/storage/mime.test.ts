@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isActiveContent, mimeTypeOf } from './mime.js';
+import { isActiveContent, isScriptOrStyle, mimeTypeOf } from './mime.js';
 
 describe('mime types', () => {
   it('looks types up by extension, case-insensitively', () => {
@@ -20,6 +20,16 @@ describe('mime types', () => {
     expect(isActiveContent('Application/Atom+XML; charset=utf-8')).toBe(true);
     for (const name of ['photo.jpg', 'notes.txt', 'movie.mp4', 'data.json', 'README']) {
       expect(isActiveContent(mimeTypeOf(name)), name).toBe(false);
+    }
+  });
+
+  it('flags what a browser would run as a script or apply as a style sheet', () => {
+    for (const name of ['app.js', 'APP.JS', 'module.mjs', 'site.css']) expect(isScriptOrStyle(mimeTypeOf(name)), name).toBe(true);
+    for (const type of ['application/javascript', 'Application/X-JavaScript; charset=utf-8', 'text/ecmascript', 'text/jscript', 'text/javascript1.5', 'text/CSS']) {
+      expect(isScriptOrStyle(type), type).toBe(true);
+    }
+    for (const name of ['page.html', 'image.svg', 'notes.txt', 'data.json', 'code.ts', 'doc.pdf', 'README']) {
+      expect(isScriptOrStyle(mimeTypeOf(name)), name).toBe(false);
     }
   });
 });

@@ -108,6 +108,43 @@ export function mimeTypeOf(name: string): string | undefined {
 }
 
 /**
+ * The JavaScript MIME type essences of the WHATWG MIME Sniffing standard: a `<script>`, a module
+ * import, a worker or a service worker runs a response labelled with any of them.
+ */
+const SCRIPT_TYPES = new Set([
+  'application/ecmascript',
+  'application/javascript',
+  'application/x-ecmascript',
+  'application/x-javascript',
+  'text/ecmascript',
+  'text/javascript',
+  'text/javascript1.0',
+  'text/javascript1.1',
+  'text/javascript1.2',
+  'text/javascript1.3',
+  'text/javascript1.4',
+  'text/javascript1.5',
+  'text/jscript',
+  'text/livescript',
+  'text/x-ecmascript',
+  'text/x-javascript',
+]);
+
+/**
+ * Types a browser runs as a script or applies as a style sheet when a page includes them
+ * (`<script src>`, `import`, `new Worker`, `navigator.serviceWorker.register`, `<link
+ * rel=stylesheet>`, `@import`), whatever the response's own CSP says: such a response must never
+ * carry its real type when user bytes are shown inline, or any page of Burrow's origin could be
+ * made to run them (the app's `script-src 'self'` allows it). With `nosniff`, browsers refuse a
+ * script or style sheet labelled `text/plain`.
+ */
+export function isScriptOrStyle(mime: string | undefined): boolean {
+  if (!mime) return false;
+  const base = mime.split(';')[0]!.trim().toLowerCase();
+  return SCRIPT_TYPES.has(base) || base === 'text/css';
+}
+
+/**
  * Types a browser could execute or render as a document in our origin. Served inline only with
  * `Content-Security-Policy: sandbox` (see the raw download route).
  */

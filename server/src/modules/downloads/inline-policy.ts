@@ -1,4 +1,4 @@
-import { isActiveContent, mimeTypeOf } from '../../storage/mime.js';
+import { isActiveContent, isScriptOrStyle, mimeTypeOf } from '../../storage/mime.js';
 
 /**
  * Policy for active content shown inline: the document is sandboxed into an opaque origin with
@@ -18,15 +18,22 @@ function isBinary(sample: Buffer): boolean {
   return false;
 }
 
+/** What scripts and style sheets are served as inline: readable, never runnable. */
+export const INERT_TEXT = 'text/plain; charset=utf-8';
+
 /**
  * Type and sandboxing of a file shown inline. The type comes from the extension; without one,
  * text-looking content is shown as plain text and anything else as opaque bytes, and both are
- * sandboxed because nothing vouches for them. PDF is not sandboxed even though it is active:
- * browsers run a PDF's scripts inside their viewer, outside the page's origin, and refuse to
- * render PDFs in sandboxed documents at all.
+ * sandboxed because nothing vouches for them. Scripts and style sheets (`.js`, `.mjs`, `.css`)
+ * are shown as plain text: a sandbox policy on the response does not stop another page of the
+ * origin from including it with `<script src>` or `<link rel=stylesheet>`, but the type, with
+ * `nosniff`, does. PDF is not sandboxed even though it is active: browsers run a PDF's scripts
+ * inside their viewer, outside the page's origin, and refuse to render PDFs in sandboxed
+ * documents at all.
  */
 export async function inlinePolicy(name: string, sample: () => Promise<Buffer>): Promise<InlinePolicy> {
   const mime = mimeTypeOf(name);
+  if (isScriptOrStyle(mime)) return { contentType: INERT_TEXT, sandbox: true };
   if (!mime) {
     const bytes = await sample();
     return { contentType: isBinary(bytes) ? 'application/octet-stream' : 'text/plain; charset=utf-8', sandbox: true };

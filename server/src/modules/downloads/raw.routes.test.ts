@@ -118,7 +118,7 @@ describe('GET /api/raw: one file', () => {
       ['script.svg', 'image/svg+xml'],
       ['script.html', 'text/html; charset=utf-8'],
       ['entity.xml', 'text/xml; charset=utf-8'],
-      ['app.js', 'text/javascript; charset=utf-8'],
+      ['app.js', 'text/plain; charset=utf-8'],
       ['notes.unknownext', 'text/plain; charset=utf-8'],
     ] as const) {
       const response = await get(`/api/raw/${name}?inline=true`);
@@ -131,6 +131,47 @@ describe('GET /api/raw: one file', () => {
     const attachment = await get('/api/raw/script.html');
     expect(attachment.headers['content-type']).toBe('application/octet-stream');
     expect(attachment.headers['content-disposition']).toMatch(/^attachment;/);
+  });
+
+  it('never serves a script or style sheet inline with a type a browser would run or apply', async () => {
+    const files: Record<string, string> = {
+      'evil.js': 'window.pwned = true;',
+      'EVIL.JS': 'window.pwned = true;',
+      'module.mjs': 'export const pwned = true;',
+      'theme.css': 'body { background: url(/api/renew) }',
+      'Theme.CSS': 'body { color: red }',
+    };
+    for (const [name, content] of Object.entries(files)) writeFile(t.root, `/${name}`, content);
+    for (const name of Object.keys(files)) {
+      const inline = await get(`/api/raw/${name}?inline=true`);
+      expect(inline.statusCode, name).toBe(200);
+      expect(inline.headers['content-type'], name).toBe('text/plain; charset=utf-8');
+      expect(inline.headers['x-content-type-options'], name).toBe('nosniff');
+      expect(inline.headers['content-disposition'], name).toMatch(/^inline;/);
+      expect(inline.body, name).toBe(files[name]);
+      // Ranges and HEAD carry the same type.
+      const head = await get(`/api/raw/${name}?inline=true`, {}, 'HEAD');
+      expect(head.headers['content-type'], name).toBe('text/plain; charset=utf-8');
+      const range = await get(`/api/raw/${name}?inline=true`, { range: 'bytes=0-3' });
+      expect(range.statusCode, name).toBe(206);
+      expect(range.headers['content-type'], name).toBe('text/plain; charset=utf-8');
+      const ranges = await get(`/api/raw/${name}?inline=true`, { range: 'bytes=0-1,3-4' });
+      expect(ranges.body, name).toContain('Content-Type: text/plain; charset=utf-8');
+      expect(ranges.body, name).not.toMatch(/javascript|text\/css/);
+      // A download stays opaque bytes.
+      const attachment = await get(`/api/raw/${name}`);
+      expect(attachment.headers['content-type'], name).toBe('application/octet-stream');
+      expect(attachment.headers['x-content-type-options'], name).toBe('nosniff');
+    }
+    // The public share download route serves them the same way, for a shared file or folder.
+    const folder = (await t.request(token, { method: 'POST', url: '/api/share/', payload: {} })).json();
+    const file = (await t.request(token, { method: 'POST', url: '/api/share/evil.js', payload: {} })).json();
+    for (const url of [`/api/public/dl/${folder.hash}/evil.js?inline=true`, `/api/public/dl/${folder.hash}/theme.css?inline=true`, `/api/public/dl/${file.hash}?inline=true`]) {
+      const response = await t.request(undefined, { method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type'], url).toBe('text/plain; charset=utf-8');
+      expect(response.headers['x-content-type-options'], url).toBe('nosniff');
+    }
   });
 
   it('encodes ASCII, non-ASCII, spaced and quoted names in the disposition header', async () => {
