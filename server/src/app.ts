@@ -9,6 +9,8 @@ import { createRouteTable } from './plugins/route-table.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { jsonBodyPlugin } from './plugins/json-body.js';
 import { authPlugin } from './plugins/auth.js';
+import { allowedHostsPlugin } from './plugins/allowed-hosts.js';
+import { loggerOptions } from './plugins/log-redaction.js';
 import { createPasswordGuard, LoginPolicy } from './modules/auth/password-guard.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { webAppPlugin } from './plugins/web-app.js';
@@ -56,6 +58,8 @@ export type BuildOptions = {
   fetchImpl?: typeof fetch;
   /** Print the generated admin password here instead of the log (CLI and tests). */
   onAdminPassword?: (password: string) => void;
+  /** Where log lines go instead of standard output (tests read them). */
+  logStream?: NonNullable<Parameters<typeof loggerOptions>[1]>;
 };
 
 /** Builds the whole server: database, services, plugins and routes, in this order. */
@@ -64,7 +68,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   fs.mkdirSync(config.cacheDir, { recursive: true, mode: 0o700 });
 
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: loggerOptions(config, options.logStream),
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
     trustProxy: false,
@@ -96,6 +100,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(jsonBodyPlugin);
   await app.register(securityHeadersPlugin, { config });
   await app.register(authPlugin, { auth });
+  // Before the base URL redirect and every route: a foreign Host is refused before anything else.
+  await app.register(allowedHostsPlugin, { allowedHosts: config.allowedHosts });
 
   if (config.baseURL) {
     app.addHook('onRequest', async (request, reply) => {

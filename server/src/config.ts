@@ -24,8 +24,14 @@ export type Config = {
   dirMode: number;
   /** Abandoned resumable uploads expire after this many seconds. */
   uploadExpiry: number;
-  /** Addresses whose proxy authentication header is trusted. */
+  /** Addresses whose proxy authentication header and `X-Forwarded-For` are trusted. */
   trustedProxies: string[];
+  /**
+   * `Host` header values the server answers (DNS rebinding defence): names or addresses, with an
+   * optional `:port`, `*.example.com` for sub-domains, `*` for any. Default: the listen address,
+   * `localhost`, `127.0.0.1` and `[::1]`; any host when listening on every interface.
+   */
+  allowedHosts: string[];
   /** Header naming the user under proxy authentication. */
   proxyHeader: string;
   /** reCAPTCHA: when key and secret are both set, login requires a verified response. */
@@ -100,6 +106,7 @@ export const ConfigKeys = [
   'dirMode',
   'uploadExpiry',
   'trustedProxies',
+  'allowedHosts',
   'proxyHeader',
   'recaptchaHost',
   'recaptchaKey',
@@ -227,6 +234,25 @@ function asCommandUser(value: unknown): string {
   return `${uid}:${gid}`;
 }
 
+/** Listen addresses meaning every interface: users then reach the server by any name. */
+const ANY_INTERFACE = new Set(['0.0.0.0', '::', '[::]', '::0']);
+
+/** The allowed `Host` values: the list given, else the default for the listen address. */
+function allowedHostsFor(value: unknown, address: string): string[] {
+  if (value === undefined) {
+    if (ANY_INTERFACE.has(address)) return ['*'];
+    const listen = address.includes(':') && !address.startsWith('[') ? `[${address}]` : address;
+    return [...new Set([listen.toLowerCase(), 'localhost', '127.0.0.1', '[::1]'])];
+  }
+  const hosts = asList('allowedHosts', value).map((host) => host.toLowerCase());
+  for (const host of hosts) {
+    const valid = host === '*' || /^(\*\.)?[a-z0-9._-]+(:\d{1,5})?$/.test(host) || /^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(host);
+    if (!valid) throw new ConfigError(`allowedHosts: expected host names such as files.example.com, got ${JSON.stringify(host)}`);
+  }
+  if (hosts.length === 0) throw new ConfigError('allowedHosts: must not be empty (use * to accept any host)');
+  return hosts;
+}
+
 /** Normalises a base URL: "" or "/prefix" without a trailing slash. */
 export function normaliseBaseURL(value: string): string {
   let base = value.trim();
@@ -326,6 +352,7 @@ export function resolveConfig(source: Source, cwd = process.cwd()): Config {
     dirMode: get('dirMode') !== undefined ? asMode('dirMode', get('dirMode')) : 0o750,
     uploadExpiry: get('uploadExpiry') !== undefined ? asDuration('uploadExpiry', get('uploadExpiry')) : 24 * 3600,
     trustedProxies: get('trustedProxies') !== undefined ? asList('trustedProxies', get('trustedProxies')) : [],
+    allowedHosts: allowedHostsFor(get('allowedHosts'), address),
     proxyHeader: get('proxyHeader') !== undefined ? asString('proxyHeader', get('proxyHeader')).trim() : 'X-Forwarded-User',
     recaptchaHost:
       get('recaptchaHost') !== undefined ? asString('recaptchaHost', get('recaptchaHost')).replace(/\/+$/, '') : 'https://www.google.com',
