@@ -61,7 +61,7 @@ export class SandboxUnavailable extends Error {
 export function sandboxPathOf(scopeRoot: string, real: string): string | undefined {
   const relative = path.relative(scopeRoot, real);
   if (relative === '') return SCOPE_PATH;
-  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) return undefined;
   return path.posix.join(SCOPE_PATH, ...relative.split(path.sep));
 }
 
@@ -134,6 +134,9 @@ function bwrapArgs(run: Pick<SandboxRun, 'cwd' | 'argv' | 'env'>): string[] {
     '--bind-fd',
     String(SCOPE_FD),
     SCOPE_PATH,
+    // The sandbox's own root stays as built: writes go to the scope or /tmp only.
+    '--remount-ro',
+    '/',
     '--chdir',
     run.cwd,
     '--',
@@ -153,6 +156,26 @@ function openScope(scopeRoot: string): number {
   }
 }
 
+/**
+ * Descriptors above the scope's that would pass through exec into the sandbox: ones the server
+ * was started with and never marked close-on-exec (Node's own all are). bwrap hands every open
+ * descriptor on to the program, so these are replaced by /dev/null in it.
+ */
+function inheritedDescriptors(): number[] {
+  const found: number[] = [];
+  for (const name of fs.readdirSync('/proc/self/fdinfo')) {
+    const fd = Number(name);
+    if (!(fd > SCOPE_FD)) continue;
+    try {
+      const flags = /^flags:\s*([0-7]+)/m.exec(fs.readFileSync(`/proc/self/fdinfo/${name}`, 'utf8'))?.[1];
+      if (flags !== undefined && (parseInt(flags, 8) & 0o2000000) === 0) found.push(fd);
+    } catch {
+      // Closed meanwhile.
+    }
+  }
+  return found;
+}
+
 export type Sandbox = ReturnType<typeof createSandbox>;
 
 /**
@@ -166,19 +189,18 @@ export function createSandbox(config: Pick<Config, 'enableExec' | 'bwrap' | 'com
 
   function start(run: SandboxRun): ChildProcess {
     const fd = openScope(run.scopeRoot);
+    const devNull = fs.openSync('/dev/null', 'r+');
     try {
       const ids = idsFor(config, fs.fstatSync(fd));
-      return spawn(config.bwrap, bwrapArgs(run), {
-        cwd: '/',
-        env: {},
-        detached: true,
-        shell: false,
-        windowsHide: true,
-        ...(ids ?? {}),
-        stdio: ['ignore', run.stdout, 'pipe', fd],
-      });
+      const stdio: Array<'ignore' | 'pipe' | number> = ['ignore', run.stdout, 'pipe', fd];
+      for (const inherited of inheritedDescriptors()) {
+        while (stdio.length < inherited) stdio.push('ignore');
+        stdio[inherited] = devNull;
+      }
+      return spawn(config.bwrap, bwrapArgs(run), { cwd: '/', env: {}, detached: true, shell: false, windowsHide: true, ...(ids ?? {}), stdio });
     } finally {
       fs.closeSync(fd);
+      fs.closeSync(devNull);
     }
   }
 
