@@ -33,6 +33,16 @@ function firstHeader(request: FastifyRequest, name: string): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** Whether `url` names the host the request was sent to (default ports compare equal to none). */
+function sameHost(hostHeader: string | undefined, url: URL): boolean {
+  if (!hostHeader) return false;
+  try {
+    return new URL(`${url.protocol}//${hostHeader}`).host === url.host;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Turns a URL naming a resource of this server (a Destination header, a tagged `If` list) into
  * a decoded path in the WebDAV namespace. Absolute URLs must name this host (the request's own
@@ -51,8 +61,7 @@ export function pathOfUrl(request: FastifyRequest, baseURL: string, value: strin
       throw badRequest('malformed destination');
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw davError(502, 'destination on another server');
-    const host = firstHeader(request, 'host')?.toLowerCase();
-    if (!host || url.host.toLowerCase() !== host || url.username || url.password) throw davError(502, 'destination on another server');
+    if (!sameHost(firstHeader(request, 'host'), url) || url.username || url.password) throw davError(502, 'destination on another server');
     // The URL parser has already resolved dot segments; only the path's raw spelling is kept.
     pathname = url.pathname;
   } else {
