@@ -223,6 +223,17 @@ describe('config', () => {
     expect(text).not.toContain('admin-cli-password-1');
   });
 
+  it('says whether commands can run, or why not', async () => {
+    expect((await onTemp('config', 'show')).stdout).toContain('"commandRunner": "off: execution is disabled (enableExec is false)"');
+    vi.stubEnv('BURROW_ENABLE_EXEC', 'true');
+    vi.stubEnv('BURROW_BWRAP', path.join(dir, 'no-bwrap'));
+    const shown = JSON.parse((await onTemp('config', 'show')).stdout) as { commandRunner: string; server: Record<string, unknown> };
+    expect(shown.commandRunner).toBe(`off: bubblewrap was not found at ${path.join(dir, 'no-bwrap')} (install the bubblewrap package or set bwrap)`);
+    expect(shown.server).toMatchObject({ bwrap: path.join(dir, 'no-bwrap'), commandUser: '' });
+    vi.stubEnv('BURROW_BWRAP', '/usr/bin/bwrap');
+    expect(JSON.parse((await onTemp('config', 'show')).stdout).commandRunner).toBe('available');
+  });
+
   it('sets booleans, numbers, text, nested keys and JSON values', async () => {
     expect((await onTemp('config', 'set', 'signup', 'true')).stdout).toBe('signup = "true"\n');
     await onTemp('config', 'set', 'minimumPasswordLength', '16');

@@ -10,6 +10,7 @@ import { createScopes } from '../storage/scopes.js';
 import { allPermissions } from '../modules/users/users.model.js';
 import { bootstrapAdmin } from '../modules/users/bootstrap.js';
 import { setSetting } from './config-set.js';
+import { createSandbox } from '../modules/commands/sandbox.js';
 import { importFilebrowser, refuseBoltDatabase } from './import-filebrowser.js';
 
 type GlobalFlags = Record<string, string | boolean | undefined>;
@@ -193,7 +194,10 @@ export async function runCli(argv: string[]): Promise<void> {
     const stores = await openStores(config);
     try {
       const { adminPassword: _hidden, recaptchaSecret: _secret, metricsToken: _token, ...server } = config;
-      print({ server, settings: stores.settings.get() });
+      // Whether commands and hooks can run here, or why not (the same check as at server start).
+      const sandbox = await createSandbox(config).ready;
+      const commandRunner = sandbox.available ? 'available' : `off: ${sandbox.reason}`;
+      print({ server, commandRunner, settings: stores.settings.get() });
     } finally {
       await stores.db.destroy();
     }
