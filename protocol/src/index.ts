@@ -9,3 +9,4 @@ export * from './search.js';
 export * from './commands.js';
 export * from './startup.js';
 export * from './uploads.js';
+export * from './trash.js';

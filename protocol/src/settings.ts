@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Rule, UserDefaults } from './users.js';
+import { TrashSettings } from './trash.js';
 
 export { HookActions, HookEvents, type HookAction, type HookEvent } from './hook-events.js';
 
@@ -32,6 +33,7 @@ export const Settings = Type.Object({
   tus: TusSettings,
   shell: Type.Array(Type.String()),
   commands: Type.Record(Type.String(), Type.Array(Type.String())),
+  trash: TrashSettings,
 });
 export type Settings = Static<typeof Settings>;
 
@@ -49,6 +51,8 @@ export const SettingsUpdate = Type.Object({
   tus: TusSettings,
   shell: Type.Union([Type.Array(Type.String()), Type.Null()]),
   commands: Type.Union([Type.Record(Type.String(), Type.Union([Type.Array(Type.String()), Type.Null()])), Type.Null()]),
+  /** Absent from filebrowser's clients: the stored trash settings are kept. */
+  trash: Type.Optional(TrashSettings),
 });
 export type SettingsUpdate = Static<typeof SettingsUpdate>;
 

@@ -31,6 +31,7 @@ import { uploadsModule } from './modules/uploads/uploads.module.js';
 import { searchModule } from './modules/search/search.module.js';
 import { commandsModule } from './modules/commands/commands.module.js';
 import { webdavModule } from './modules/webdav/webdav.module.js';
+import { trashModule } from './modules/trash/trash.module.js';
 import { monitoringPlugin } from './modules/monitoring/monitoring.plugin.js';
 import { searchServiceOf } from './modules/search/search.module.js';
 
@@ -129,6 +130,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(searchModule, { services });
   await app.register(commandsModule, { services });
   await app.register(webdavModule, { services });
+  await app.register(trashModule, { services });
   await app.register(fp(webAppPlugin), { config, settings, routeTable });
 
   const purge = setInterval(() => void auth.purgeRevoked().catch(() => undefined), 10 * 60_000);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, Readable, pipeline, type Writable } from 'node:stream';
-import type { Pack } from 'tar-stream';
+import type { Header, Pack } from 'tar-stream';
 import type { ArchiveFormat } from '@burrow/protocol';
 import type { Scope } from '../../storage/scoped-fs.js';
 import { walkArchive, type ArchiveEntry, type ArchivePlan } from './archive-entries.js';
@@ -49,6 +49,19 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+/** Longest name a ustar header holds: a 155-byte prefix, the separator between, a 100-byte name. */
+const USTAR_NAME_BYTES = 256;
+
+/**
+ * A tar header for `name`. For a long name, tar-stream looks for a ustar prefix/name split by
+ * dropping one leading segment at a time and measuring what is left each time, which costs the
+ * square of the depth for every entry of a deep tree. A name over 256 bytes never fits, so it is
+ * sent straight to a PAX record (`pax` set), which is what tar-stream writes for it in the end.
+ */
+function tarHeader(name: string, fields: Partial<Omit<Header, 'name'>>): Partial<Header> & Pick<Header, 'name'> {
+  return Buffer.byteLength(name) > USTAR_NAME_BYTES ? { ...fields, name, pax: {} } : { ...fields, name };
+}
+
 class TarPacker implements Packer {
   readonly output: Readable;
 
@@ -61,7 +74,7 @@ class TarPacker implements Packer {
   async addDirectory(entry: ArchiveEntry, signal: AbortSignal): Promise<void> {
     await untilAborted(
       new Promise<void>((resolve, reject) => {
-        this.pack.entry({ name: entry.name + '/', type: 'directory', mode: entry.mode, mtime: entry.mtime }, (error) => (error ? reject(error) : resolve()));
+        this.pack.entry(tarHeader(entry.name + '/', { type: 'directory', mode: entry.mode, mtime: entry.mtime }), (error) => (error ? reject(error) : resolve()));
       }),
       signal,
     );
@@ -71,7 +84,7 @@ class TarPacker implements Packer {
     let sink!: Writable;
     const done = new Promise<void>((resolve, reject) => {
       // The sink is a streamx Writable; it honours the Node Writable calls used here.
-      sink = this.pack.entry({ name: entry.name, type: 'file', size: source.size, mode: entry.mode, mtime: entry.mtime }, (error) =>
+      sink = this.pack.entry(tarHeader(entry.name, { type: 'file', size: source.size, mode: entry.mode, mtime: entry.mtime }), (error) =>
         error ? reject(error) : resolve(),
       ) as unknown as Writable;
     });

@@ -31,7 +31,7 @@ function splitForNumbering(name: string): [string, string] {
 }
 
 /** The first free `base(N)ext` beside `virtual`, N = 1, 2, … (existing links count as taken). */
-async function freeName(scope: Scope, virtual: string): Promise<ResolvedPath> {
+export async function freeName(scope: Scope, virtual: string): Promise<ResolvedPath> {
   const parent = parentOf(virtual);
   const [base, extension] = splitForNumbering(baseName(virtual));
   for (let counter = 1; counter <= MAX_RENAME_ATTEMPTS; counter++) {

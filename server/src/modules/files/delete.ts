@@ -5,6 +5,7 @@ import { forbidden, notFound } from '../../errors.js';
 import { cleanVirtualPath } from '../../storage/virtual-path.js';
 import type { Actor, FilesDeps } from './files.deps.js';
 import { assertDescendantsAllowed } from './descendants.js';
+import { moveToTrash } from '../trash/trash-entry.js';
 
 /** Escapes LIKE wildcards so a path with `%` or `_` matches only itself. */
 function likePrefix(virtual: string): string {
@@ -25,9 +26,12 @@ export async function removeSharesUnder(db: Db, userId: number, virtual: string)
 
 /**
  * DELETE: refuses the root and users without `delete`, and (with rules) any folder holding a
- * denied entry; then drops the requester's share links below the path and removes it
- * recursively inside the `delete` hooks. A link is unlinked, never followed: the gate resolves
- * the entry itself for deletes, and the recursive removal does not descend into links.
+ * denied entry; then drops the requester's share links below the path and, inside the `delete`
+ * hooks, moves it to the requester's trash (or, with the trash off, removes it recursively).
+ * Every way of deleting (the API, WebDAV, overwrites that replace an item) comes through here.
+ * Listeners see a delete either way: the item left every scope. A link is unlinked, never
+ * followed: the gate resolves the entry itself for deletes, and the removal does not descend
+ * into links.
  */
 export async function removeResource(deps: FilesDeps, actor: Actor, virtualPath: string): Promise<void> {
   const { user, scope } = actor;
@@ -40,7 +44,7 @@ export async function removeResource(deps: FilesDeps, actor: Actor, virtualPath:
   if (isDir) await assertDescendantsAllowed(scope, resolved.real, resolved.virtual);
   await deps.hooks.around('delete', { user, file: resolved.real }, async () => {
     await removeSharesUnder(deps.db, user.id, resolved.virtual);
-    await fsp.rm(resolved.real, { recursive: isDir, force: false });
+    if (!(await moveToTrash(deps, user, resolved, isDir))) await fsp.rm(resolved.real, { recursive: isDir, force: false });
     await deps.fileEvents.emit({ kind: 'deleted', user, real: resolved.real, virtual: resolved.virtual, isDir });
   });
 }

@@ -4,7 +4,7 @@ import type { Scope } from '../../storage/scoped-fs.js';
 import type { Hooks } from './hooks.js';
 
 /** What the file use-cases need: the shared services plus the hook runner. */
-export type FilesDeps = Pick<Services, 'config' | 'db' | 'scopes' | 'fileEvents'> & {
+export type FilesDeps = Pick<Services, 'config' | 'db' | 'scopes' | 'fileEvents' | 'settings'> & {
   hooks: Hooks;
 };
 

@@ -1,4 +1,4 @@
-import { DefaultMinimumPasswordLength, DefaultTus, HookEvents, type Settings } from '@burrow/protocol';
+import { DefaultMinimumPasswordLength, DefaultTrash, DefaultTus, HookEvents, type Settings } from '@burrow/protocol';
 
 /** Values of a fresh install (wire protocol section 8). */
 export function freshSettings(): Settings {
@@ -27,5 +27,6 @@ export function freshSettings(): Settings {
     tus: { ...DefaultTus },
     shell: [],
     commands: Object.fromEntries(HookEvents.map((event) => [event, [] as string[]])),
+    trash: { ...DefaultTrash },
   };
 }

@@ -54,6 +54,7 @@ describe('GET /api/settings', () => {
       tus: { chunkSize: 10485760, retryCount: 5 },
       shell: [],
       commands: Object.fromEntries(HookEvents.map((event) => [event, []])),
+      trash: { enabled: true, retentionDays: 30, maxSize: 0 },
     });
   });
 

@@ -54,6 +54,8 @@ export function normaliseUpdate(update: SettingsUpdate, current: Settings): Sett
     tus: update.tus,
     shell: (update.shell ?? []).map((word) => word.trim()).filter(Boolean),
     commands,
+    // filebrowser's clients know nothing of the trash; what they leave out stays as stored.
+    trash: update.trash ?? current.trash,
   };
 }
 
