@@ -20,6 +20,7 @@ export const ApiPaths = {
   share: '/api/share',
   publicShare: '/api/public/share',
   publicDownload: '/api/public/dl',
+  trash: '/api/trash',
   static: '/static',
 } as const;
 
