@@ -183,27 +183,4 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable('trash').execute();
     },
   },
-  '0006_trash': {
-    // Deleted items waiting in their owner's trash: where they were (scope path and real path),
-    // where they are kept now, their size and who deleted them when.
-    async up(db: Kysely<unknown>) {
-      await db.schema
-        .createTable('trash')
-        .addColumn('id', 'varchar(64)', (col) => col.primaryKey())
-        .addColumn('user_id', 'integer', (col) => col.notNull())
-        .addColumn('name', 'text', (col) => col.notNull())
-        .addColumn('path', 'text', (col) => col.notNull())
-        .addColumn('real_path', 'text', (col) => col.notNull())
-        .addColumn('stored_path', 'text', (col) => col.notNull())
-        .addColumn('is_dir', 'integer', (col) => col.notNull())
-        .addColumn('size', 'bigint', (col) => col.notNull())
-        .addColumn('deleted_at', 'bigint', (col) => col.notNull())
-        .addColumn('deleted_by', 'varchar(255)', (col) => col.notNull())
-        .execute();
-      await db.schema.createIndex('trash_user_deleted').on('trash').columns(['user_id', 'deleted_at']).execute();
-    },
-    async down(db: Kysely<unknown>) {
-      await db.schema.dropTable('trash').execute();
-    },
-  },
 };
