@@ -6,9 +6,8 @@ import { destinationOf } from './paths.js';
 import { etagOfStat } from './properties.js';
 import { hasBody, uploadBody } from './request-body.js';
 import { davError } from './responses.js';
-import { escapeText } from './xml.js';
-import fsp from 'node:fs/promises';
-import { isStagingName } from '../files/file-info.js';
+import { escapeAttribute, escapeText } from './xml.js';
+import { membersOf, requestResource } from './propfind.js';
 
 /** Methods answered on every WebDAV URL. */
 export const DAV_METHODS = ['OPTIONS', 'GET', 'HEAD', 'PUT', 'DELETE', 'MKCOL', 'COPY', 'MOVE', 'PROPFIND', 'PROPPATCH', 'LOCK', 'UNLOCK'];
@@ -18,19 +17,17 @@ export function options(ctx: Pick<DavContext, 'reply'>): unknown {
   return ctx.reply.code(200).header('dav', '1, 2').header('ms-author-via', 'DAV').header('allow', DAV_METHODS.join(', ')).header('content-length', '0').send();
 }
 
-/** A small HTML index for a browser that opens a folder's URL. */
-async function folderIndex(ctx: DavContext, real: string, virtual: string): Promise<unknown> {
-  const names = (await fsp.readdir(real, { withFileTypes: true })).filter((dirent) => !isStagingName(dirent.name)).sort((a, b) => a.name.localeCompare(b.name));
-  const items: string[] = [];
-  for (const dirent of names) {
-    const child = virtual === '/' ? `/${dirent.name}` : `${virtual}/${dirent.name}`;
-    if (!ctx.scope.isListable(child)) continue;
-    const isDir = dirent.isDirectory();
-    items.push(`<li><a href="${escapeText(hrefFor(ctx, child, isDir)).replace(/"/g, '&quot;')}">${escapeText(dirent.name)}${isDir ? '/' : ''}</a></li>`);
-  }
-  const title = escapeText(virtual);
+/** A small HTML index for a browser that opens a folder's URL: what PROPFIND would list. */
+async function folderIndex(ctx: DavContext): Promise<unknown> {
+  const folder = await requestResource(ctx);
+  const items = (await membersOf(ctx, folder)).map((member) => {
+    const label = `${member.name}${member.stat.isDirectory() ? '/' : ''}`;
+    return `<li><a href="${escapeAttribute(member.href)}">${escapeText(label)}</a></li>`;
+  });
+  const title = escapeText(folder.virtual);
   const html = `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><ul>${items.join('')}</ul></body></html>\n`;
-  return ctx.reply.code(200).header('content-type', 'text/html; charset=utf-8').send(ctx.request.method === 'HEAD' ? undefined : html);
+  ctx.reply.code(200).header('content-type', 'text/html; charset=utf-8').header('content-length', String(Buffer.byteLength(html)));
+  return ctx.reply.send(ctx.request.method === 'HEAD' ? undefined : html);
 }
 
 /** GET and HEAD: files as `/api/raw` sends them (ranges, conditionals); needs `download`. */
@@ -38,7 +35,7 @@ export async function get(ctx: DavContext): Promise<unknown> {
   if (!ctx.user.perm.download) throw forbidden();
   const { resolved, stat } = await readTarget(ctx, ctx.path);
   if (!stat || !resolved.stat) throw notFound();
-  if (stat.isDirectory()) return folderIndex(ctx, resolved.real, resolved.virtual);
+  if (stat.isDirectory()) return folderIndex(ctx);
   return sendFile(ctx.request, ctx.reply, resolved, { inline: false });
 }
 

@@ -2,7 +2,6 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { notFound } from '../../errors.js';
 import { baseName, joinVirtual } from '../../storage/virtual-path.js';
-import { isStagingName } from '../files/file-info.js';
 import { hrefFor, readTarget, type DavContext } from './context.js';
 import { ALLPROP_LIVE, emptyElement, isLiveProperty, liveElement, liveValue, type DavResource } from './properties.js';
 import { davError, sendMultistatus, statusLine } from './responses.js';
@@ -38,7 +37,7 @@ function depthOf(ctx: DavContext): '0' | '1' | 'infinity' {
 }
 
 /** The listable members of a folder: what the files API would list (rules, dotfiles, links). */
-async function membersOf(ctx: DavContext, folder: DavResource): Promise<DavResource[]> {
+export async function membersOf(ctx: DavContext, folder: DavResource): Promise<DavResource[]> {
   let names: string[];
   try {
     names = await fsp.readdir(folder.real);
@@ -47,7 +46,6 @@ async function membersOf(ctx: DavContext, folder: DavResource): Promise<DavResou
   }
   const members: DavResource[] = [];
   for (const name of names.sort()) {
-    if (isStagingName(name)) continue;
     const virtual = joinVirtual(folder.virtual, name);
     if (!ctx.scope.isListable(virtual)) continue;
     let resolved;

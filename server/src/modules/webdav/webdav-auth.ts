@@ -51,7 +51,7 @@ export function createDavAuthenticator(deps: { auth: AuthService; settings: Sett
   async function viaBasic(request: FastifyRequest, username: string, password: string): Promise<UserRecord> {
     const info = { ip: request.ip, headers: request.headers };
     // Only a password login may be remembered by its credential: under proxy authentication the
-    // user comes from a header, whatever the Basic credential says.
+    // user comes from a header, whatever the Basic credential says, and it is asked every time.
     const cacheable = settings.get().authMethod === 'json';
     const key = digest(username, password);
     const cached = cacheable ? cache.get(key) : undefined;
@@ -84,8 +84,13 @@ export function createDavAuthenticator(deps: { auth: AuthService; settings: Sett
       const token = tokenOf(request);
       if (token) return (await auth.authenticate(token, { ip: request.ip, headers: request.headers })).user;
       const credentials = basicCredentials(request.headers.authorization);
-      if (!credentials) throw unauthorized();
-      return viaBasic(request, credentials.username, credentials.password);
+      if (credentials) return viaBasic(request, credentials.username, credentials.password);
+      // Behind an authenticating proxy the user comes from its header, as for the login route.
+      if (settings.get().authMethod === 'proxy') {
+        const info = { ip: request.ip, headers: request.headers };
+        return (await auth.authenticate(await auth.login(undefined, info), info)).user;
+      }
+      throw unauthorized();
     },
 
     /** Entries remembered now (tests look at this). */

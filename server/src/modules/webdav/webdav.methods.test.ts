@@ -61,6 +61,23 @@ describe('authentication', () => {
     expect(fresh.statusCode).toBe(207);
   });
 
+  it('takes the user from a trusted proxy header under proxy authentication, never from a cached credential', async () => {
+    await h.close();
+    h = await createDavHarness({ trustedProxies: ['10.1.2.3'] });
+    await h.user('u', { scope: '/u' });
+    await h.user('other', { scope: '/other' });
+    await h.t.app.services.settings.setAuthMethod('proxy');
+    write('mine.txt', 'x');
+    const proxied = (user: string, basic?: string) =>
+      h.t.app.inject({ method: 'PROPFIND', url: '/dav/', remoteAddress: '10.1.2.3', headers: { depth: '1', 'x-forwarded-user': user, ...(basic ? { authorization: basic } : {}) } });
+    expect(hrefsOf((await proxied('u')).body)).toEqual(['/dav/', '/dav/mine.txt']);
+    expect(hrefsOf((await proxied('u', h.basic('u'))).body)).toEqual(['/dav/', '/dav/mine.txt']);
+    // The same Basic credential behind the proxy for another user: the header decides.
+    expect(hrefsOf((await proxied('other', h.basic('u'))).body)).toEqual(['/dav/']);
+    const direct = await h.t.app.inject({ method: 'PROPFIND', url: '/dav/', headers: { depth: '1', 'x-forwarded-user': 'u' } });
+    expect(direct.statusCode).toBe(403);
+  });
+
   it('counts wrong Basic passwords against the login limits', async () => {
     let last = 0;
     for (let attempt = 0; attempt < 8; attempt++) {
@@ -171,6 +188,18 @@ describe('GET and HEAD', () => {
     expect(head.statusCode).toBe(200);
     expect(head.headers['content-length']).toBe('10');
     expect(head.body).toBe('');
+  });
+});
+
+describe('GET on a folder', () => {
+  it('shows an HTML index of what PROPFIND lists, links out of the scope left out', async () => {
+    write('web/a <b>.txt', 'x');
+    fs.symlinkSync(h.t.outside, real('web/escape'));
+    const index = await h.dav('u', 'GET', '/web/');
+    expect(index.statusCode).toBe(200);
+    expect(index.headers['content-type']).toMatch(/^text\/html/);
+    expect(index.body).toContain('<a href="/dav/web/a%20%3Cb%3E.txt">a &lt;b&gt;.txt</a>');
+    expect(index.body).not.toContain('escape');
   });
 });
 
