@@ -223,6 +223,12 @@ describe('config', () => {
     expect(text).not.toContain('admin-cli-password-1');
   });
 
+  it('takes the allowed Host names from --allowed-hosts, else from the listen address', async () => {
+    expect((await shown()).server.allowedHosts).toEqual(['127.0.0.1', 'localhost', '[::1]']);
+    const run = await onTemp('config', 'show', '--allowed-hosts', 'files.example.com,*.home.arpa');
+    expect(JSON.parse(run.stdout).server.allowedHosts).toEqual(['files.example.com', '*.home.arpa']);
+  });
+
   it('says whether commands can run, or why not', async () => {
     expect((await onTemp('config', 'show')).stdout).toContain('"commandRunner": "off: execution is disabled (enableExec is false)"');
     vi.stubEnv('BURROW_ENABLE_EXEC', 'true');

@@ -30,7 +30,8 @@ function addServerOptions(command: Command): Command {
     .option('--enable-thumbs [bool]', 'generate thumbnails')
     .option('--resize-preview [bool]', 'serve resized previews')
     .option('--follow-external-symlinks [bool]', 'follow links that leave a scope')
-    .option('--trusted-proxies <list>', 'comma-separated addresses trusted for proxy authentication')
+    .option('--trusted-proxies <list>', 'comma-separated addresses trusted for proxy authentication and X-Forwarded-For')
+    .option('--allowed-hosts <list>', 'comma-separated Host names the server answers (* for any)')
     .option('--proxy-header <name>', 'header naming the user under proxy authentication')
     .option('--metrics [bool]', 'serve Prometheus metrics at /metrics');
 }
@@ -50,6 +51,7 @@ const FLAG_KEYS: Record<string, keyof Config | 'configFile'> = {
   resizePreview: 'resizePreview',
   followExternalSymlinks: 'followExternalSymlinks',
   trustedProxies: 'trustedProxies',
+  allowedHosts: 'allowedHosts',
   proxyHeader: 'proxyHeader',
   metrics: 'metrics',
 };
