@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import type { Config } from './config.js';
 import { openDatabase, type Db } from './storage/db.js';
 import { createScopes, type Scopes } from './storage/scopes.js';
+import { fastPathsStatus } from './storage/libc.js';
 import { createRouteTable } from './plugins/route-table.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { jsonBodyPlugin } from './plugins/json-body.js';
@@ -78,6 +79,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     routerOptions: { maxParamLength: 8192, ignoreDuplicateSlashes: false },
   });
 
+  const fastPaths = fastPathsStatus();
+  if (!fastPaths.available) app.log.warn({ reason: fastPaths.reason }, 'kernel fast paths unavailable: downloads, uploads and listings take slower fallbacks');
   const db = await openDatabase(config.database);
   const settings = await createSettingsService(db);
   const scopes = createScopes(config, settings);

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { callOnPool, libcErrno, libcFunction } from './libc.js';
+import { describe, expect, it, vi } from 'vitest';
+import { callOnPool, libcErrno, libcFunction, NO_FAST_PATHS_ENV } from './libc.js';
 
 describe.runIf(process.platform === 'linux')('libcFunction', () => {
   it('binds a C library function from its declaration, and reports errno after a failed call', () => {
@@ -16,5 +16,26 @@ describe.runIf(process.platform === 'linux')('libcFunction', () => {
 
   it('answers null for a function the library does not have', () => {
     expect(libcFunction('int burrow_no_such_function(int value)')).toBeNull();
+  });
+});
+
+describe('fast paths', () => {
+  it('are reported available where the binding and the C library load', async () => {
+    const { fastPathsStatus } = await import('./libc.js');
+    expect(fastPathsStatus()).toEqual(process.platform === 'linux' ? { available: true } : { available: false, reason: expect.any(String) });
+  });
+
+  it('turn off with the environment switch, and every binding then answers null with the reason', async () => {
+    vi.resetModules();
+    vi.stubEnv(NO_FAST_PATHS_ENV, '1');
+    try {
+      const fresh = await import('./libc.js');
+      expect(fresh.libcFunction('int close(int fd)')).toBeNull();
+      expect(fresh.addressOf(Buffer.alloc(8))).toBeNull();
+      expect(fresh.fastPathsStatus()).toEqual({ available: false, reason: `turned off by ${NO_FAST_PATHS_ENV}=1` });
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
   });
 });
