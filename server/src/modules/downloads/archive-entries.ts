@@ -227,9 +227,18 @@ type Frame = {
   children: string[];
   names: (string | undefined)[];
   next: number;
+  /** Where the folder really is in the scope, when links led there from elsewhere. */
+  landed?: string;
 };
 
-type Found = { virtual: string; name: string; path: string; depth: number; stat: fs.Stats };
+type Found = { virtual: string; name: string; path: string; depth: number; stat: fs.Stats; landed?: string };
+
+/** The virtual path of a folder's real place, when a link made it differ from the one requested. */
+function landedAt(scope: Scope, real: string, virtual: string): string | undefined {
+  if (!scope.hasDenials) return undefined;
+  const landed = scope.toVirtual(real);
+  return landed !== virtual ? landed : undefined;
+}
 
 /**
  * Walks the plan lazily, depth first, names sorted within each folder so archives come out the
@@ -252,7 +261,7 @@ export async function* walkArchive(scope: Scope, plan: ArchivePlan, signal?: Abo
       continue;
     }
     if (!resolved.stat) continue;
-    yield* walkTree(scope, { virtual, name, path: resolved.real, depth: 0, stat: resolved.stat }, signal);
+    yield* walkTree(scope, { virtual, name, path: resolved.real, depth: 0, stat: resolved.stat, landed: landedAt(scope, resolved.real, virtual) }, signal);
   }
 }
 
@@ -289,16 +298,19 @@ async function* walkTree(scope: Scope, top: Found, signal: AbortSignal | undefin
       const entryName = frame.name ? `${frame.name}/${name}` : name;
       let childPath = frame.prefix + child;
       let depth = frame.depth + 1;
+      let landed = frame.landed === undefined ? undefined : joinVirtual(frame.landed, child);
       let stat: fs.Stats;
       try {
         stat = await fsp.lstat(childPath);
         if (stat.isSymbolicLink()) {
-          // Links go back through the gate, which follows them only while they stay inside.
+          // Links go back through the gate, which follows them only while they stay inside and
+          // lead somewhere the rules and hidden dotfiles allow.
           const target = await scope.resolveClean(childVirtual, false, 'read');
           if (!target.stat || target.stat.isSymbolicLink()) continue;
           childPath = target.real;
           depth = 0;
           stat = target.stat;
+          landed = landedAt(scope, target.real, childVirtual);
         }
       } catch {
         continue;
@@ -310,7 +322,7 @@ async function* walkTree(scope: Scope, top: Found, signal: AbortSignal | undefin
       }
       if (!stat.isDirectory() || ancestors.has(identity(stat))) continue;
       yield { name: entryName, kind: 'directory', real: childPath, mode, mtime: stat.mtime };
-      const entered = await enterFolder(scope, { virtual: childVirtual, name: entryName, path: childPath, depth, stat }, everyNameListable);
+      const entered = await enterFolder(scope, { virtual: childVirtual, name: entryName, path: childPath, depth, stat, landed }, everyNameListable);
       if (!entered) continue;
       stack.push(entered);
       ancestors.add(entered.id);
@@ -335,7 +347,11 @@ async function enterFolder(scope: Scope, folder: Found, everyNameListable: boole
       depth = 0;
     }
     const listed = (await fsp.readdir(place)).sort();
-    const children = everyNameListable ? listed : listed.filter((child) => scope.isListable(joinVirtual(folder.virtual, child)));
+    // A folder reached through a link is judged where it really is too, as the gate judges it.
+    const { landed } = folder;
+    const children = everyNameListable
+      ? listed
+      : listed.filter((child) => scope.isListable(joinVirtual(folder.virtual, child)) && (landed === undefined || scope.isListable(joinVirtual(landed, child))));
     return {
       virtual: folder.virtual,
       name: folder.name,
@@ -346,6 +362,7 @@ async function enterFolder(scope: Scope, folder: Found, everyNameListable: boole
       children,
       names: folderEntryNames(children),
       next: 0,
+      landed,
     };
   } catch {
     await anchor?.close().catch(() => undefined);

@@ -237,6 +237,18 @@ describe('links are judged by where they lead: a denied or hidden target is refu
     expect((await get(tidy, '/api/raw/docs/fine.txt')).body).toBe('visible');
   });
 
+  it('judges what a folder reached through a link holds where it really is, in archives too', async () => {
+    for (const url of ['/api/raw/door?algo=tar', `/api/raw/?files=${encodeURIComponent(encodeURIComponent('/door'))}&algo=tar`]) {
+      const archive = await tarEntries((await get(tidy, url)).rawPayload);
+      expect([...archive.keys()].filter((name) => !name.endsWith('/')).map((name) => name.split('/').pop()), url).toEqual(['open.txt']);
+      for (const content of archive.values()) expect(content).not.toMatch(/SECRET/);
+    }
+    link('links/door-link', '../door');
+    const nested = await tarEntries((await get(tidy, '/api/raw/links?algo=tar')).rawPayload);
+    expect([...nested.keys()].sort()).toEqual(['door-link/', 'door-link/open.txt']);
+    expect((await get(tidy, '/api/raw/door/inner.txt')).statusCode).toBe(403);
+  });
+
   it('keeps them out of public links of the folder holding them', async () => {
     const link = (await t.request(tidy, { method: 'POST', url: '/api/share/docs/', payload: {} })).json();
     // fine.txt leads out of the shared folder, so it is left out too (confinement, not rules).
