@@ -6,6 +6,7 @@ import type { DeleteUserDialogProps } from './delete-user-dialog';
 import type { ShareDeleteDialogProps } from './share-delete-dialog';
 import type { AbortUploadsDialogProps, UploadDialogProps } from './upload-dialog';
 import type { ShareDialogProps } from './share-dialog';
+import type { ConfirmDialogProps } from './confirm-dialog';
 
 /** What every dialog receives besides its own props. */
 export type DialogControls = {
@@ -34,6 +35,7 @@ export type DialogPropsMap = {
   'share-delete': ShareDeleteDialogProps;
   upload: UploadDialogProps;
   'upload-abort': AbortUploadsDialogProps;
+  confirm: ConfirmDialogProps;
 } & FilesDialogPropsMap;
 
 export type DialogName = keyof DialogPropsMap;
@@ -51,5 +53,6 @@ export const dialogComponents: DialogComponents = {
   'share-delete': lazy(() => withTranslations(import('./share-delete-dialog'), 'share')),
   upload: lazy(() => import('./upload-dialog')),
   'upload-abort': lazy(() => import('./upload-dialog').then((module) => ({ default: module.AbortUploadsDialog }))),
+  confirm: lazy(() => import('./confirm-dialog')),
   ...filesDialogComponents,
 };

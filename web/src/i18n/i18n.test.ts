@@ -73,6 +73,7 @@ describe('translation areas', () => {
     share: /^(routes\/share\/|routes\/settings\/|components\/share\/|dialogs\/share-(delete-)?dialog\.tsx$)/,
     fileDialogs: /^dialogs\//,
     fileView: /^(routes\/files\/(editor|preview)\/|dialogs\/discard-changes-dialog\.tsx$)/,
+    trash: /^routes\/trash\//,
   };
 
   it('each lazily loaded section is used only where it is loaded first', () => {

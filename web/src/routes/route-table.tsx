@@ -47,6 +47,7 @@ export const routes: RouteObject[] = [
             element: <RequireAuth />,
             children: [
               { path: 'files/*', lazy: async () => ({ Component: (await import('./files/files-screen')).FilesScreen }) },
+              { path: 'trash', lazy: async () => ({ Component: (await withTranslations(import('./trash/trash-screen'), 'trash')).TrashScreen }) },
               {
                 path: 'settings',
                 // The settings screens show their own texts and, for share management, the share ones.

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { CircleHelp, FilePlus, FolderOpen, FolderPlus, LogIn, LogOut, Settings, Upload, UserPlus, UserRound } from 'lucide-react';
+import { CircleHelp, FilePlus, FolderOpen, FolderPlus, LogIn, LogOut, Settings, Trash2, Upload, UserPlus, UserRound } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation } from 'react-router';
@@ -74,6 +74,9 @@ export function Sidebar() {
             </SidebarLink>
             <SidebarLink to="/files/" icon={<FolderOpen aria-hidden="true" size={iconSize} />}>
               {t('sidebar.myFiles')}
+            </SidebarLink>
+            <SidebarLink to="/trash" icon={<Trash2 aria-hidden="true" size={iconSize} />}>
+              {t('sidebar.trash')}
             </SidebarLink>
             {user.perm.create && (
               <>

@@ -8,6 +8,7 @@ import { useAppSettings } from '../../stores/app-settings-store';
 import { CommandsCard } from './global/commands-card';
 import { DefaultsCard } from './global/defaults-card';
 import { GlobalCard } from './global/global-card';
+import { TrashCard } from './global/trash-card';
 import { draftFromSettings, settingsFromDraft, type SettingsDraft } from './global/settings-draft';
 import { SettingsLoadError, SettingsLoading } from './settings-states';
 import { SettingsPage } from './settings-page';
@@ -57,6 +58,12 @@ function GlobalSettingsForm({ settings }: { settings: Settings }) {
         defaults={draft.defaults}
         enableExec={enableExec}
         onChange={(defaults) => update((current) => ({ ...current, defaults }))}
+        onSave={save}
+        isSaving={isSaving}
+      />
+      <TrashCard
+        trash={draft.settings.trash}
+        onChange={(trash) => update((current) => ({ ...current, settings: { ...current.settings, trash } }))}
         onSave={save}
         isSaving={isSaving}
       />

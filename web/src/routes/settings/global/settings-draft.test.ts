@@ -26,6 +26,7 @@ const settings: Settings = {
   rules: [],
   branding: { name: '', disableExternal: false, disableUsedPercentage: false, files: '', theme: '', color: '#123456' },
   tus: { chunkSize: 10485760, retryCount: 5 },
+  trash: { enabled: true, retentionDays: 30, maxSize: 0 },
   shell: ['/bin/sh', '-c'],
   commands: { after_copy: ['echo copied'] },
 };
