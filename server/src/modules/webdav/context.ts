@@ -122,6 +122,29 @@ export function assertUnlocked(ctx: DavContext, tokens: Set<string>, targets: { 
   }
 }
 
+/**
+ * `If-Match` and `If-None-Match` on a change (RFC 9110 section 13.1): `If-None-Match: *` makes a
+ * PUT create-only, `If-Match` makes it replace only the version the client has. 412 otherwise.
+ */
+export async function assertHttpPreconditions(ctx: DavContext, path: string): Promise<void> {
+  const ifMatch = ctx.request.headers['if-match'];
+  const ifNoneMatch = ctx.request.headers['if-none-match'];
+  if (ifMatch === undefined && ifNoneMatch === undefined) return;
+  const { stat } = await readTarget(ctx, path);
+  const etag = stat ? etagOfStat(stat) : undefined;
+  const tags = (value: string | string[]) => (Array.isArray(value) ? value.join(',') : value).split(',').map((tag) => tag.trim()).filter(Boolean);
+  if (ifMatch !== undefined) {
+    const list = tags(ifMatch);
+    const holds = etag !== undefined && (list.includes('*') || list.includes(etag));
+    if (!holds) throw davError(412, 'If-Match failed');
+  }
+  if (ifNoneMatch !== undefined) {
+    const list = tags(ifNoneMatch);
+    const matches = etag !== undefined && (list.includes('*') || list.some((tag) => sameEtag(tag, etag)));
+    if (matches) throw davError(412, 'If-None-Match failed');
+  }
+}
+
 /** The canonical virtual path of a decoded path. */
 export function canonical(path: string): string {
   return cleanVirtualPath(path).path;

@@ -1,7 +1,7 @@
 import { badRequest, forbidden, notFound, unsupportedMediaType } from '../../errors.js';
 import { isWithin } from '../../storage/virtual-path.js';
 import { sendFile } from '../downloads/send-file.js';
-import { assertUnlocked, canonical, entryOf, evaluateIf, hrefFor, parentEntryOf, readTarget, type DavContext } from './context.js';
+import { assertHttpPreconditions, assertUnlocked, canonical, entryOf, evaluateIf, hrefFor, parentEntryOf, readTarget, type DavContext } from './context.js';
 import { destinationOf } from './paths.js';
 import { etagOfStat } from './properties.js';
 import { hasBody, uploadBody } from './request-body.js';
@@ -49,6 +49,7 @@ export async function put(ctx: DavContext): Promise<unknown> {
   if (entry.virtual === '/' || entry.isDir || ctx.path.endsWith('/')) throw davError(405, 'cannot PUT a folder');
   const parent = await parentEntryOf(ctx, entry.virtual);
   if (!parent.isDir) throw davError(409, 'the parent folder does not exist');
+  await assertHttpPreconditions(ctx, entry.virtual);
   const tokens = await evaluateIf(ctx);
   assertUnlocked(ctx, tokens, entry.exists ? { keys: [entry.key] } : { keys: [entry.key], members: [parent.key] });
   const body = uploadBody(ctx.request, ctx.reply, ctx.config.maxUploadSize);
@@ -63,6 +64,7 @@ export async function remove(ctx: DavContext): Promise<unknown> {
   if (entry.virtual === '/') throw forbidden();
   if (!entry.exists) throw notFound();
   const parent = await parentEntryOf(ctx, entry.virtual);
+  await assertHttpPreconditions(ctx, entry.virtual);
   const tokens = await evaluateIf(ctx);
   assertUnlocked(ctx, tokens, { deep: [entry.key], members: [parent.key] });
   await ctx.files.remove(ctx.user, entry.virtual);

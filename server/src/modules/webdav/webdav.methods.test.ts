@@ -88,9 +88,10 @@ describe('authentication', () => {
 });
 
 describe('PROPFIND', () => {
-  it('lists a folder at Depth 1 with collection hrefs ending in a slash, leaving staging files out', async () => {
+  it('lists a folder at Depth 1 with collection hrefs ending in a slash, leaving files being written out', async () => {
     write('docs/a.txt', 'hello');
-    write('docs/.burrow-upload-0123456789abcdef', 'partial');
+    // A write in progress beside its target: a name that is not UTF-8, which no client can name.
+    fs.writeFileSync(Buffer.concat([Buffer.from(`${real('docs')}/`), Buffer.from([0xff]), Buffer.from('burrow-0123456789abcdef')]), 'partial');
     fs.mkdirSync(real('docs/sub'));
     for (const url of ['/docs', '/docs/']) {
       const response = await h.dav('u', 'PROPFIND', url, { headers: { depth: '1' } });
@@ -216,6 +217,17 @@ describe('PUT', () => {
     expect(fs.existsSync(real('no'))).toBe(false);
     fs.mkdirSync(real('folder'));
     expect((await h.dav('u', 'PUT', '/folder', { payload: 'x' })).statusCode).toBe(405);
+  });
+
+  it('honours If-None-Match: * (create only) and If-Match (replace only that version)', async () => {
+    const created = await h.dav('u', 'PUT', '/c.txt', { payload: 'one', headers: { 'if-none-match': '*' } });
+    expect(created.statusCode).toBe(201);
+    expect((await h.dav('u', 'PUT', '/c.txt', { payload: 'two', headers: { 'if-none-match': '*' } })).statusCode).toBe(412);
+    expect((await h.dav('u', 'PUT', '/c.txt', { payload: 'two', headers: { 'if-match': '"stale"' } })).statusCode).toBe(412);
+    expect((await h.dav('u', 'DELETE', '/c.txt', { headers: { 'if-match': '"stale"' } })).statusCode).toBe(412);
+    expect(fs.readFileSync(real('c.txt'), 'utf8')).toBe('one');
+    expect((await h.dav('u', 'PUT', '/c.txt', { payload: 'two', headers: { 'if-match': String(created.headers.etag) } })).statusCode).toBe(204);
+    expect(fs.readFileSync(real('c.txt'), 'utf8')).toBe('two');
   });
 
   it('accepts macOS AppleDouble and .DS_Store files as ordinary files', async () => {
