@@ -16,6 +16,8 @@ export type XmlNode = XmlElement | { text: string };
 
 export const isElement = (node: XmlNode): node is XmlElement => 'name' in node;
 
+const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+
 /** Largest XML request body read (PROPFIND, PROPPATCH, LOCK). */
 export const MAX_XML_BYTES = 1024 * 1024;
 /** Deepest nesting accepted; real clients stay below ten. */
@@ -120,7 +122,7 @@ export function parseXml(body: string): XmlElement {
   } catch {
     throw badRequest('malformed XML');
   }
-  const roots = parsed.map((raw) => resolveNode(raw, new Map([['xml', 'http://www.w3.org/XML/1998/namespace']]), 0)).filter((node): node is XmlElement => node !== undefined && isElement(node));
+  const roots = parsed.map((raw) => resolveNode(raw, new Map([['xml', XML_NS]]), 0)).filter((node): node is XmlElement => node !== undefined && isElement(node));
   if (roots.length !== 1) throw badRequest('malformed XML');
   return roots[0]!;
 }
@@ -157,6 +159,8 @@ export function textOf(node: XmlNode): string {
 export function serializeElement(element: XmlElement): string {
   const prefixes = new Map<string, string>();
   const prefixOf = (ns: string) => {
+    // `xml:lang` and friends: that namespace is bound to `xml` and may never be declared.
+    if (ns === XML_NS) return 'xml';
     let prefix = prefixes.get(ns);
     if (prefix === undefined) {
       prefix = ns === DAV ? 'D' : `ns${prefixes.size}`;
