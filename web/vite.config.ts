@@ -176,6 +176,30 @@ function screenChunks(screens: { layout: string; files: string; guest: string[];
   return { plugin, groups };
 }
 
+/**
+ * Writes `.vite/modules.json` next to Vite's manifest: for every chunk, the modules it holds with
+ * their size in the output. The bundle report and the start-up size budget read it to tell which
+ * chunk carries a screen and what takes the room.
+ */
+const chunkModules: Plugin = {
+  name: 'chunk-modules',
+  apply: 'build',
+  generateBundle(_options, bundle) {
+    // Module ids relative to the repository (`web/src/…`, `node_modules/…`), the same on every machine.
+    const repositoryRoot = fileURLToPath(new URL('../', import.meta.url));
+    const name = (id: string) => id.replace(/^\0/, '').split(repositoryRoot).join('');
+    const chunks: Record<string, { name: string; modules: Record<string, number> }> = {};
+    for (const output of Object.values(bundle)) {
+      if (output.type !== 'chunk') continue;
+      const modules = Object.entries(output.modules)
+        .filter(([, module]) => module.renderedLength > 0)
+        .sort(([, a], [, b]) => b.renderedLength - a.renderedLength);
+      chunks[output.fileName] = { name: output.name, modules: Object.fromEntries(modules.map(([id, module]) => [name(id), module.renderedLength])) };
+    }
+    this.emitFile({ type: 'asset', fileName: '.vite/modules.json', source: `${JSON.stringify(chunks, null, 1)}\n` });
+  },
+};
+
 const chunks = screenChunks({
   layout: `${sourceRoot}routes/layout/app-layout.tsx`,
   files: `${sourceRoot}routes/files/files-screen.tsx`,
@@ -185,7 +209,7 @@ const chunks = screenChunks({
 
 export default defineConfig({
   base: '/static/',
-  plugins: [react(), translationSections, reactRouterProduction, lucideIconImports(), pdfViewerWithoutPreloadPolyfill, chunks.plugin],
+  plugins: [react(), translationSections, reactRouterProduction, lucideIconImports(), pdfViewerWithoutPreloadPolyfill, chunks.plugin, chunkModules],
   resolve: {
     alias: [
       // pdf.js's data files (character maps, fonts), found by glob in the PDF viewer.
@@ -205,6 +229,8 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
+    // `.vite/manifest.json`: the chunk graph the bundle report and the start-up size budget follow.
+    manifest: true,
     emptyOutDir: true,
     sourcemap: false,
     target: 'es2022',
