@@ -218,6 +218,11 @@ export default defineConfig({
       // the package root is for `import type` only.
       { find: /^@burrow\/protocol\/(.+)$/, replacement: `${protocolSource}$1.ts` },
       { find: /^@burrow\/protocol$/, replacement: `${protocolSource}index.ts` },
+      // i18next and react-i18next at run time are the app's own small versions of the parts it
+      // uses (src/i18n/translator.ts, react-binding.ts): about 14 KB less at start-up. The
+      // packages still give the types, so keys stay checked against the English file.
+      { find: /^i18next$/, replacement: `${sourceRoot}i18n/translator.ts` },
+      { find: /^react-i18next$/, replacement: `${sourceRoot}i18n/react-binding.ts` },
     ],
   },
   experimental: {
