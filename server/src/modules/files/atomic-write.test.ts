@@ -86,3 +86,61 @@ describe('writeAtomically', () => {
     expect(leftovers()).toEqual([]);
   });
 });
+
+describe('where writes are staged', () => {
+  /** A body that stops after its first piece until `release` is called. */
+  function pausedBody() {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    async function* body() {
+      yield Buffer.from('first ');
+      started();
+      await released;
+      yield Buffer.from('second');
+    }
+    return { body: body(), running, release };
+  }
+
+  it("stages in the server's private folder, never beside the target, when both share a filesystem", async () => {
+    const privateDir = path.join(dir, 'cache', 'uploads');
+    fs.writeFileSync(target, 'old');
+    const paused = pausedBody();
+    const writing = writeAtomically(target, paused.body, { fileMode: 0o640, stagingDir: privateDir });
+    await paused.running;
+    expect(leftovers()).toEqual(['cache']);
+    expect(fs.readdirSync(privateDir)).toEqual([expect.stringMatching(/^[0-9a-f]{32}\.write$/)]);
+    paused.release();
+    await writing;
+    expect(fs.readFileSync(target, 'utf8')).toBe('first second');
+    expect(fs.readdirSync(privateDir)).toEqual([]);
+  });
+
+  const shm = '/dev/shm';
+  const otherFilesystem = fs.existsSync(shm) && fs.statSync(shm).dev !== fs.statSync(os.tmpdir()).dev;
+  it.runIf(otherFilesystem)('stages beside the target under a name no listing can show when the private folder is on another filesystem', async () => {
+    const privateDir = fs.mkdtempSync(path.join(shm, 'burrow-staging-'));
+    try {
+      fs.writeFileSync(target, 'old');
+      const paused = pausedBody();
+      const writing = writeAtomically(target, paused.body, { fileMode: 0o640, stagingDir: privateDir });
+      await paused.running;
+      expect(fs.readdirSync(privateDir)).toEqual([]);
+      // On disk the name starts with 0xFF, a byte no UTF-8 name (no name a user can send) has.
+      const raw = fs.readdirSync(dir, { encoding: 'buffer' }).filter((name) => !name.equals(Buffer.from('target.bin')));
+      expect(raw).toHaveLength(1);
+      expect(raw[0]![0]).toBe(0xff);
+      // Read as UTF-8 it comes back as U+FFFD, a different name that cannot be opened.
+      const [shown] = leftovers();
+      expect(shown!.startsWith('\uFFFD')).toBe(true);
+      expect(fs.existsSync(path.join(dir, shown!))).toBe(false);
+      paused.release();
+      await writing;
+      expect(fs.readFileSync(target, 'utf8')).toBe('first second');
+      expect(leftovers()).toEqual([]);
+    } finally {
+      fs.rmSync(privateDir, { recursive: true, force: true });
+    }
+  });
+});

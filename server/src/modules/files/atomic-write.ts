@@ -1,16 +1,10 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { renameIntoPlace, stagingPathFor } from '../../storage/staging-place.js';
 import { StagingWriter } from '../../storage/staging-writer.js';
-import { TEMP_PREFIX } from './file-info.js';
-
-/** A fresh staging path next to `target`, so the final rename never crosses filesystems. */
-export function stagingPathFor(target: string): string {
-  return path.join(path.dirname(target), `${TEMP_PREFIX}${crypto.randomBytes(8).toString('hex')}`);
-}
 
 /** Makes a rename in `folder` durable; best effort (some filesystems refuse to sync folders). */
 export async function syncFolder(folder: string): Promise<void> {
@@ -34,10 +28,16 @@ export type AtomicWriteOptions = {
   syncFolder?: boolean;
   /** The body's size, when known beforehand. */
   expectedBytes?: number;
+  /**
+   * The server's private staging folder (see `privateStagingDir`). Without it, or when it is on
+   * another filesystem than the target, the staging file goes beside the target under a name no
+   * user can create or see.
+   */
+  stagingDir?: string;
 };
 
 /**
- * Streams `body` into a staging file beside `target`, fsyncs it and renames it over the target.
+ * Streams `body` into a staging file, fsyncs it and renames it over the target.
  * Readers see either the old file or the complete new one. On any failure, including the client
  * going away mid-body, the staging file is removed and the target is left as it was. The staging
  * file is created exclusively, so a link planted at its name can never be written through. Bytes
@@ -46,7 +46,7 @@ export type AtomicWriteOptions = {
  * the ETag's nanoseconds). Large bodies are written past the page cache (see the staging writer).
  */
 export async function writeAtomically(target: string, body: AsyncIterable<Buffer | string> | Readable, options: AtomicWriteOptions): Promise<fs.BigIntStats> {
-  const staging = stagingPathFor(target);
+  const staging = await stagingPathFor(target, options.stagingDir);
   const handle = await fsp.open(staging, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, options.fileMode);
   // The final fsync also covers a kept mode, set before any byte is written.
   const writer = new StagingWriter(handle, 0, Number.MAX_SAFE_INTEGER, { finalSync: 'all', expectedBytes: options.expectedBytes });
@@ -57,7 +57,7 @@ export async function writeAtomically(target: string, body: AsyncIterable<Buffer
     const stat = await handle.stat({ bigint: true });
     closed = true;
     await handle.close();
-    await fsp.rename(staging, target);
+    await renameIntoPlace(staging, target);
     if (options.syncFolder !== false) await syncFolder(path.dirname(target));
     return stat;
   } catch (error) {
@@ -75,7 +75,7 @@ export async function writeAtomically(target: string, body: AsyncIterable<Buffer
  * following a link at its last component and must still be a regular file once open, so a swap
  * for a link or a pipe after the caller's checks cannot redirect the read.
  */
-export async function copyFileAtomically(source: string, target: string, mode: number): Promise<boolean> {
+export async function copyFileAtomically(source: string, target: string, mode: number, stagingDir?: string): Promise<boolean> {
   let input: fsp.FileHandle;
   try {
     input = await fsp.open(source, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
@@ -86,7 +86,7 @@ export async function copyFileAtomically(source: string, target: string, mode: n
   try {
     const stat = await input.stat();
     if (!stat.isFile()) return false;
-    await writeAtomically(target, input.createReadStream({ autoClose: false, highWaterMark: 1024 * 1024 }), { fileMode: mode, keepMode: mode, syncFolder: false, expectedBytes: stat.size });
+    await writeAtomically(target, input.createReadStream({ autoClose: false, highWaterMark: 1024 * 1024 }), { fileMode: mode, keepMode: mode, syncFolder: false, expectedBytes: stat.size, stagingDir });
     return true;
   } finally {
     await input.close().catch(() => undefined);

@@ -6,8 +6,8 @@ import { badRequest, conflict, forbidden, internal, notFound } from '../../error
 import { baseName, cleanVirtualPath, isWithin, joinVirtual, parentOf } from '../../storage/virtual-path.js';
 import type { Actor, FilesDeps } from './files.deps.js';
 import { assertDescendantsAllowed } from './descendants.js';
-import { copyFileAtomically, stagingPathFor, syncFolder } from './atomic-write.js';
-import { isStagingName } from './file-info.js';
+import { privateStagingDir, hiddenSiblingPath } from '../../storage/staging-place.js';
+import { copyFileAtomically, syncFolder } from './atomic-write.js';
 import { makeParents } from './write.js';
 
 export type PatchOptions = {
@@ -61,7 +61,8 @@ async function lstatOrUndefined(real: string): Promise<fs.Stats | undefined> {
  */
 async function copyLink(scope: Scope, from: string, to: string): Promise<boolean> {
   const text = await fsp.readlink(from);
-  const staging = stagingPathFor(to);
+  // Staged beside its destination, so the check below sees where the link text leads from there.
+  const staging = hiddenSiblingPath(to);
   await fsp.symlink(text, staging);
   try {
     if (!scope.followExternalSymlinks) {
@@ -93,7 +94,7 @@ async function copyLink(scope: Scope, from: string, to: string): Promise<boolean
  * they stay in the scope, and special files (pipes, sockets, devices) are skipped, as are entries
  * that vanish or cannot be named (invalid UTF-8). Returns how many entries were left behind.
  */
-async function copyTree(scope: Scope, from: string, to: string, dirMode: number, isTop = true): Promise<number> {
+async function copyTree(scope: Scope, from: string, to: string, dirMode: number, isTop = true, stagingDir?: string): Promise<number> {
   const stat = await lstatOrUndefined(from);
   if (!stat) return 1;
   if (stat.isDirectory()) {
@@ -102,8 +103,7 @@ async function copyTree(scope: Scope, from: string, to: string, dirMode: number,
     if (!existing) await fsp.mkdir(to, { mode: dirMode });
     let skipped = 0;
     for (const name of await fsp.readdir(from)) {
-      if (isStagingName(name)) continue;
-      skipped += await copyTree(scope, path.join(from, name), path.join(to, name), dirMode, false);
+      skipped += await copyTree(scope, path.join(from, name), path.join(to, name), dirMode, false, stagingDir);
     }
     await syncFolder(to);
     return skipped;
@@ -111,7 +111,7 @@ async function copyTree(scope: Scope, from: string, to: string, dirMode: number,
   if (stat.isFile()) {
     const existing = await lstatOrUndefined(to);
     if (existing?.isDirectory()) throw conflict();
-    const copied = await copyFileAtomically(from, to, stat.mode & 0o777);
+    const copied = await copyFileAtomically(from, to, stat.mode & 0o777, stagingDir);
     if (isTop) await syncFolder(path.dirname(to));
     return copied ? 0 : 1;
   }
@@ -171,11 +171,11 @@ export async function patchResource(deps: FilesDeps, actor: Actor, sourcePath: s
       if (isSameEntry || target.real === sourceContent.real) return;
       const stat = sourceContent.stat!;
       if (!stat.isDirectory() && !stat.isFile()) throw badRequest('cannot copy a special file');
-      await copyTree(scope, sourceContent.real, target.real, deps.config.dirMode);
+      await copyTree(scope, sourceContent.real, target.real, deps.config.dirMode, true, privateStagingDir(deps.config.cacheDir));
       await deps.fileEvents.emit({ kind: 'copied', user, fromReal: sourceContent.real, toReal: target.real, fromVirtual: source, toVirtual: target.virtual, isDir });
       return;
     }
-    await moveEntry(scope, sourceEntry.real, target.real, deps.config.dirMode);
+    await moveEntry(scope, sourceEntry.real, target.real, deps.config.dirMode, privateStagingDir(deps.config.cacheDir));
     await deps.fileEvents.emit({ kind: 'moved', user, fromReal: sourceEntry.real, toReal: target.real, fromVirtual: source, toVirtual: target.virtual, isDir });
   });
 }
@@ -184,7 +184,7 @@ export async function patchResource(deps: FilesDeps, actor: Actor, sourcePath: s
  * Renames, falling back to copy + delete when the rename cannot be done in place: across
  * filesystems (EXDEV) or onto an existing non-empty folder (which then merges, as upstream).
  */
-async function moveEntry(scope: Scope, from: string, to: string, dirMode: number): Promise<void> {
+async function moveEntry(scope: Scope, from: string, to: string, dirMode: number, stagingDir: string): Promise<void> {
   try {
     await fsp.rename(from, to);
     return;
@@ -195,7 +195,7 @@ async function moveEntry(scope: Scope, from: string, to: string, dirMode: number
   }
   // The source goes only once everything reached the destination: a pipe, an escaping link or
   // an unnameable entry that could not be carried over keeps the source in place.
-  const skipped = await copyTree(scope, from, to, dirMode);
+  const skipped = await copyTree(scope, from, to, dirMode, true, stagingDir);
   if (skipped > 0) throw internal(`${skipped} entries could not be moved`);
   await fsp.rm(from, { recursive: true, force: false });
 }

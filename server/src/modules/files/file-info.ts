@@ -154,10 +154,3 @@ export function extensionOf(name: string): string {
   const dot = name.lastIndexOf('.');
   return dot < 0 ? '' : name.slice(dot);
 }
-
-/** Files that the Burrow writer stages next to their target; never listed. */
-export const TEMP_PREFIX = '.burrow-upload-';
-
-export function isStagingName(name: string): boolean {
-  return name.startsWith(TEMP_PREFIX);
-}

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Scope } from '../../storage/scoped-fs.js';
 import { joinVirtual } from '../../storage/virtual-path.js';
-import { isStagingName } from './file-info.js';
 import { createStatColumns, IS_DANGLING, IS_PRESENT, IS_SYMLINK, recordStat, statEntries, type StatColumns } from './entry-stats.js';
 import { entryStatPool } from './entry-stats-pool.js';
 
@@ -61,9 +60,8 @@ async function statInSlices(folder: string, names: readonly string[], signal?: A
 }
 
 /**
- * Stats the entries of a folder. Dropped silently: Burrow's staging files, names the rules deny
- * or hide, entries that vanish or cannot be read, links that leave the scope (unless external
- * links are allowed) and links whose target the rules deny or hide. Links inside are followed (their target's stat is recorded);
+ * Stats the entries of a folder. Dropped silently: names the rules deny or hide, entries that
+ * vanish or cannot be read, links that leave the scope (unless external links are allowed) and links whose target the rules deny or hide. Links inside are followed (their target's stat is recorded);
  * dangling links are kept, flagged, with the link's own stat. Big folders are stat'ed by worker
  * threads; every decision about what may be listed is taken here.
  */
@@ -84,7 +82,6 @@ export async function scanFolder(scope: Scope, folderReal: string, folderVirtual
     const flags = stats.flags[index]!;
     if (!(flags & IS_PRESENT)) continue;
     const name = names[index]!;
-    if (isStagingName(name)) continue;
     if (!everyNameListable) {
       if (!scope.isListable(joinVirtual(folderVirtual, name))) continue;
       if (elsewhere !== undefined && !scope.isListable(joinVirtual(elsewhere, name))) continue;

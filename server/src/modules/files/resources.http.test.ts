@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFilesHarness, namesIn, type FilesHarness } from './files.test-support.js';
 import { listRecursive } from './listing.js';
@@ -38,10 +39,14 @@ describe('client disconnects', () => {
     });
     request.on('error', () => undefined);
     request.write(Buffer.alloc(256 * 1024, 1));
-    // Wait until the server has staged part of the body, then vanish.
-    expect(await waitFor(() => namesIn(h.real('up')).some((name) => name.startsWith('.burrow-upload-')))).toBe(true);
+    // Wait until the server has staged part of the body (in its own folder, not beside the
+    // target), then vanish.
+    const staging = path.join(h.t.config.cacheDir, 'uploads');
+    const staged = () => fs.existsSync(staging) && namesIn(staging).some((name) => name.endsWith('.write'));
+    expect(await waitFor(staged)).toBe(true);
+    expect(namesIn(h.real('up'))).toEqual(['target.bin']);
     request.destroy();
-    expect(await waitFor(() => namesIn(h.real('up')).length === 1)).toBe(true);
+    expect(await waitFor(() => !staged())).toBe(true);
     expect(namesIn(h.real('up'))).toEqual(['target.bin']);
     expect(h.read('up/target.bin')).toBe('original');
     // The listing never shows the staging file, even while it exists.

@@ -5,6 +5,7 @@ import { conflict, forbidden, insufficientStorage, methodNotAllowed, notFound } 
 import type { Actor, FilesDeps } from './files.deps.js';
 import type { ResolvedPath, Scope } from '../../storage/scoped-fs.js';
 import { parentOf } from '../../storage/virtual-path.js';
+import { privateStagingDir } from '../../storage/staging-place.js';
 import { writeAtomically } from './atomic-write.js';
 import { etagOf } from './file-info.js';
 
@@ -92,6 +93,7 @@ export async function createResource(deps: FilesDeps, actor: Actor, virtualPath:
       fileMode: deps.config.fileMode,
       keepMode: existing?.isFile() ? existing.mode & 0o777 : undefined,
       expectedBytes: options.body.length,
+      stagingDir: privateStagingDir(deps.config.cacheDir),
     });
     await deps.fileEvents.emit(
       existing ? { kind: 'modified', user, real: resolved.real, virtual: resolved.virtual } : { kind: 'created', user, real: resolved.real, virtual: resolved.virtual, isDir: false },
@@ -141,7 +143,12 @@ export async function saveResource(deps: FilesDeps, actor: Actor, virtualPath: s
   if (!existing.isFile()) throw forbidden();
   await ensureSpace(path.dirname(resolved.real), scope.root, body.length);
   const stat = await deps.hooks.around('save', { user, file: resolved.real }, async () => {
-    const written = await writeAtomically(resolved.real, body.stream, { fileMode: deps.config.fileMode, keepMode: existing.mode & 0o777, expectedBytes: body.length });
+    const written = await writeAtomically(resolved.real, body.stream, {
+      fileMode: deps.config.fileMode,
+      keepMode: existing.mode & 0o777,
+      expectedBytes: body.length,
+      stagingDir: privateStagingDir(deps.config.cacheDir),
+    });
     await deps.fileEvents.emit({ kind: 'modified', user, real: resolved.real, virtual: resolved.virtual });
     return written;
   });

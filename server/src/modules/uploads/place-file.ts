@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { conflict } from '../../errors.js';
-import { stagingPathFor } from '../files/atomic-write.js';
+import { hiddenSiblingPath } from '../../storage/staging-place.js';
 
 const code = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
 
@@ -17,8 +17,9 @@ const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'ENOS
  * - `override`: rename over the target (a link sitting there is replaced, never followed).
  * - otherwise: hard-link into place, which fails when a name appeared meanwhile (409) instead
  *   of clobbering it; the staging name is then unlinked.
- * - staging and target on different filesystems (EXDEV): the bytes are copied to a hidden
- *   temporary file beside the target first, which is removed on any failure.
+ * - staging and target on different filesystems (EXDEV): the bytes are copied to a temporary
+ *   file beside the target first, under a name no user can create or see, which is removed on
+ *   any failure.
  */
 export async function placeFile(stagingPath: string, target: string, override: boolean, keepMode?: number): Promise<void> {
   await syncRegularFile(stagingPath, keepMode);
@@ -32,7 +33,7 @@ export async function placeFile(stagingPath: string, target: string, override: b
   await syncFolder(path.dirname(target));
 }
 
-async function switchInto(source: string, target: string, override: boolean): Promise<void> {
+async function switchInto(source: string | Buffer, target: string, override: boolean): Promise<void> {
   if (override) {
     await fsp.rename(source, target);
     return;
@@ -51,8 +52,7 @@ async function switchInto(source: string, target: string, override: boolean): Pr
 }
 
 async function copyAcross(stagingPath: string, target: string, override: boolean): Promise<void> {
-  // The same hidden naming as the resources API's atomic writes, which listings leave out.
-  const temporary = stagingPathFor(target);
+  const temporary = hiddenSiblingPath(target);
   try {
     await fsp.copyFile(stagingPath, temporary, fs.constants.COPYFILE_EXCL);
     await syncRegularFile(temporary);
@@ -67,7 +67,7 @@ async function copyAcross(stagingPath: string, target: string, override: boolean
  * fsyncs a file, refusing anything but a regular file (a link swapped in is not followed), and
  * gives it `mode` first when set.
  */
-async function syncRegularFile(file: string, mode?: number): Promise<void> {
+async function syncRegularFile(file: string | Buffer, mode?: number): Promise<void> {
   const handle = await fsp.open(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
   try {
     const stat = await handle.stat();

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { privateStagingDir, WRITE_STAGING_NAME } from '../../storage/staging-place.js';
 
-/** Staging files are named `<uuid>.part`; nothing else in the folder is ever touched. */
+/** Uploads stage in `<uuid>.part`, replacing writes in `<hex>.write`; nothing else is ever touched. */
 const STAGING_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.part$/;
 
 // Opening with O_NOFOLLOW means a link planted where a staging file should be is refused
@@ -10,7 +11,11 @@ const STAGING_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 const OPEN_WRITE = fs.constants.O_WRONLY | fs.constants.O_NOFOLLOW;
 const OPEN_CREATE = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW;
 
-export type StagingFile = { path: string; size: number; mtimeMs: number };
+/**
+ * A file in the staging folder: an upload's `<uuid>.part`, or (`write`) a write about to replace
+ * a file, which no upload refers to and which exists only while its request runs.
+ */
+export type StagingFile = { path: string; size: number; mtimeMs: number; write: boolean };
 
 export type StagingArea = ReturnType<typeof createStagingArea>;
 
@@ -20,10 +25,11 @@ export type StagingArea = ReturnType<typeof createStagingArea>;
  * upload never touches a user's files.
  */
 export function createStagingArea(cacheDir: string, fileMode: number) {
-  const dir = path.join(cacheDir, 'uploads');
+  const dir = privateStagingDir(cacheDir);
 
   function owns(file: string): boolean {
-    return path.dirname(file) === dir && STAGING_NAME.test(path.basename(file));
+    const name = path.basename(file);
+    return path.dirname(file) === dir && (STAGING_NAME.test(name) || WRITE_STAGING_NAME.test(name));
   }
 
   return {
@@ -97,10 +103,11 @@ export function createStagingArea(cacheDir: string, fileMode: number) {
       }
       const files: StagingFile[] = [];
       for (const name of names) {
-        if (!STAGING_NAME.test(name)) continue;
+        const write = WRITE_STAGING_NAME.test(name);
+        if (!write && !STAGING_NAME.test(name)) continue;
         const file = path.join(dir, name);
         const stat = await fsp.lstat(file).catch(() => undefined);
-        if (stat) files.push({ path: file, size: stat.size, mtimeMs: stat.mtimeMs });
+        if (stat) files.push({ path: file, size: stat.size, mtimeMs: stat.mtimeMs, write });
       }
       return files;
     },

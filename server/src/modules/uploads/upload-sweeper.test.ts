@@ -103,3 +103,25 @@ describe('expiry', () => {
     expect(fileSha256(path.join(t.root, 'slow.bin'))).toBe(sha256(data));
   });
 });
+
+describe('staged writes', () => {
+  it('removes a replacing write left by a crash at start, and one untouched for a day later on, but not a recent one', async () => {
+    t = await createTestApp();
+    const dir = path.join(t.config.cacheDir, 'uploads');
+    const old = path.join(dir, `${'a'.repeat(32)}.write`);
+    const recent = path.join(dir, `${'b'.repeat(32)}.write`);
+    const foreign = path.join(dir, 'notes.txt');
+    for (const file of [old, recent, foreign]) fs.writeFileSync(file, 'x');
+    const dayAgo = new Date(Date.now() - 25 * 3600_000);
+    fs.utimesSync(old, dayAgo, dayAgo);
+    fs.utimesSync(foreign, dayAgo, dayAgo);
+    // An hour-old write may still be receiving its body: left alone by the periodic pass.
+    const hourAgo = new Date(Date.now() - 3600_000);
+    fs.utimesSync(recent, hourAgo, hourAgo);
+    expect((await sweeperOf(t).sweep()).orphans).toBe(1);
+    expect([old, recent, foreign].map((file) => fs.existsSync(file))).toEqual([false, true, true]);
+    // The pass at start, with nothing in flight, takes every staged write.
+    expect((await sweeperOf(t).sweep({ orphanGraceMs: 0 })).orphans).toBe(1);
+    expect([recent, foreign].map((file) => fs.existsSync(file))).toEqual([false, true]);
+  });
+});

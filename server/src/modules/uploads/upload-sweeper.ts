@@ -7,6 +7,12 @@ const FINISHED_RECORD_SECONDS = 600;
 /** Staging files no upload refers to are left alone this long (a POST may be between steps). */
 const ORPHAN_GRACE_MS = 10 * 60_000;
 
+/**
+ * A replacing write's staging file is written to for as long as its request body flows; one
+ * untouched this long belongs to a request that is gone (or to a crash, swept at start).
+ */
+const WRITE_ORPHAN_MS = 24 * 60 * 60_000;
+
 export type SweepResult = { expired: number; reconciled: number; orphans: number };
 
 /**
@@ -42,7 +48,9 @@ export function createUploadSweeper(context: UploadContext) {
     }
     const referenced = new Set(uploads.map((upload) => upload.stagingPath));
     for (const file of await staging.list()) {
-      if (referenced.has(file.path) || now - file.mtimeMs < orphanGraceMs) continue;
+      // A grace of zero (the pass at start, with nothing in flight) takes every orphan.
+      const grace = file.write && orphanGraceMs > 0 ? Math.max(orphanGraceMs, WRITE_ORPHAN_MS) : orphanGraceMs;
+      if (referenced.has(file.path) || now - file.mtimeMs < grace) continue;
       await staging.discard(file.path);
       result.orphans++;
     }
