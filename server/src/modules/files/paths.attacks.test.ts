@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Rule } from '@burrow/protocol';
 import { tarEntries } from '../shares/shares.test-support.js';
+import { SETTLE_MS } from '../shares/share-access.js';
 import { createTestApp, loginAs, makeUser, type TestApp } from '../../test-support/app.js';
 import { encodePath } from './files.test-support.js';
 
@@ -290,7 +291,10 @@ describe('a share link never serves an item that replaced its target behind Burr
       expect(response.statusCode, url).toBe(404);
       expect(response.body, url).not.toContain('REPLACED');
     }
-    // Retired for good: the records are gone.
+    // Retired for good once the new items have settled: the records are gone.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 100));
+    expect((await visit(`/api/public/dl/${file.hash}`)).statusCode).toBe(404);
+    expect((await visit(`/api/public/share/${folder.hash}`)).statusCode).toBe(404);
     expect(await t.app.services.db.selectFrom('shares').selectAll().execute()).toEqual([]);
   });
 

@@ -1,3 +1,4 @@
+import fsp from 'node:fs/promises';
 import { forbidden, notFound, unauthorized } from '../../errors.js';
 import type { ResolvedPath, Scope } from '../../storage/scoped-fs.js';
 import type { Scopes } from '../../storage/scopes.js';
@@ -8,6 +9,9 @@ import type { UsersRepository } from '../users/users.repository.js';
 import { looksLikeShareHash, tokensMatch } from './share-secrets.js';
 import { isExpired, isProtected, sameTarget, sharePathKey, type ShareRecord } from './shares.model.js';
 import { targetIdentity } from './share-target.js';
+
+/** How long an item must have held a link's path before a mismatch retires the link for good. */
+export const SETTLE_MS = 2_000;
 import type { SharesRepository } from './shares.repository.js';
 import { canShare } from './shares.service.js';
 
@@ -99,6 +103,15 @@ export function createShareAccess(deps: {
     if (!valid) throw unauthorized();
   }
 
+  /** Whether what lies at `real` has been there, unchanged, for at least `ms`. */
+  async function settledSince(real: string, ms: number): Promise<boolean> {
+    try {
+      return Date.now() - (await fsp.stat(real)).ctimeMs >= ms;
+    } catch {
+      return false;
+    }
+  }
+
   /**
    * The link must still lead to the item it was made for: a path whose file or folder was
    * deleted and made again, or replaced, behind Burrow's back holds a new item, and the link is
@@ -113,6 +126,10 @@ export function createShareAccess(deps: {
       return;
     }
     if (!sameTarget(share.target, current)) {
+      // A save through Burrow renames a new file into place a moment before its file event
+      // records the new identity: an item that took the path within the last seconds may be
+      // such a save, so it is refused now but the link is kept until the item has settled.
+      if (!(await settledSince(real, SETTLE_MS))) throw notFound();
       await shares.remove(share.hash);
       throw notFound();
     }

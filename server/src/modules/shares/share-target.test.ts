@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createShareHarness, type ShareHarness } from './shares.test-support.js';
+import { SETTLE_MS } from './share-access.js';
 
 let h: ShareHarness;
 
@@ -16,6 +17,8 @@ afterEach(async () => {
 
 const real = (relative: string) => path.join(h.t.root, relative);
 const status = async (url: string) => (await h.visit(url)).statusCode;
+/** A mismatch retires a link for good only once the new item has held the path for a moment. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 100));
 const targetRows = () => h.t.app.services.db.selectFrom('shares').select(['hash', 'target_dev', 'target_ino', 'target_birth']).execute();
 
 describe('a link stands for the item it was made for', () => {
@@ -38,6 +41,11 @@ describe('a link stands for the item it was made for', () => {
     fs.rmSync(real('report.txt'));
     fs.writeFileSync(real('report.txt'), 'someone else’s file');
     expect(await status(`/api/public/dl/${link.hash}`)).toBe(404);
+    // Refused at once, and kept while the new file is seconds old: a save through Burrow
+    // records its new identity a moment after the rename.
+    expect(await h.rows()).toHaveLength(1);
+    await settle();
+    expect(await status(`/api/public/dl/${link.hash}`)).toBe(404);
     expect(await h.rows()).toEqual([]);
     expect(await status(`/api/public/share/${link.hash}`)).toBe(404);
   });
@@ -57,6 +65,7 @@ describe('a link stands for the item it was made for', () => {
     const link = await h.share(h.admin, '/docs/');
     fs.rmSync(real('docs'), { recursive: true });
     h.put('docs/readme.txt', 'new content');
+    await settle();
     for (const url of [`/api/public/share/${link.hash}`, `/api/public/dl/${link.hash}/readme.txt`, `/api/public/dl/${link.hash}?algo=tar`]) {
       expect(await status(url), url).toBe(404);
     }
@@ -115,5 +124,19 @@ describe('a link stands for the item it was made for', () => {
     expect(await status(`/api/public/share/${link.hash}`)).toBe(404);
     fs.renameSync(real('docs-away'), real('docs'));
     expect(await status(`/api/public/share/${link.hash}`)).toBe(200);
+  });
+});
+
+describe('a save through Burrow racing a visit', () => {
+  it('keeps the link when a visitor comes between the save’s rename and its recorded identity', async () => {
+    const link = await h.share(h.admin, '/report.txt');
+    // What a save does on disk: a new file renamed into place; its file event follows.
+    h.put('report.txt.new', 'edited report');
+    fs.renameSync(real('report.txt.new'), real('report.txt'));
+    expect(await status(`/api/public/dl/${link.hash}`)).toBe(404);
+    await h.t.app.services.fileEvents.emit({ kind: 'modified', user: (await h.t.app.services.usersRepository.findByUsername('admin'))!, real: real('report.txt'), virtual: '/report.txt' });
+    const response = await h.visit(`/api/public/dl/${link.hash}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe('edited report');
   });
 });
