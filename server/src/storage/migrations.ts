@@ -127,22 +127,6 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('users').dropColumn('kept_token_jti').execute();
     },
   },
-  '0003_share_target_identity': {
-    // The device and inode of a link's target when it was made, and its birth time where the
-    // filesystem keeps one (filesystems hand a freed inode number straight to the next file),
-    // as decimal text: inode numbers can pass 2^53. A link whose path now holds another item is
-    // retired; links made before this have nulls and record their target on first use.
-    async up(db: Kysely<unknown>) {
-      await db.schema.alterTable('shares').addColumn('target_dev', 'text').execute();
-      await db.schema.alterTable('shares').addColumn('target_ino', 'text').execute();
-      await db.schema.alterTable('shares').addColumn('target_birth', 'text').execute();
-    },
-    async down(db: Kysely<unknown>) {
-      await db.schema.alterTable('shares').dropColumn('target_birth').execute();
-      await db.schema.alterTable('shares').dropColumn('target_ino').execute();
-      await db.schema.alterTable('shares').dropColumn('target_dev').execute();
-    },
-  },
   '0004_webdav': {
     // WebDAV dead properties (PROPPATCH), keyed by the entry's real path below the server root,
     // so they follow the file whoever moves it and whichever scope names it.
@@ -158,6 +142,22 @@ export const migrations: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable('webdav_properties').execute();
+    },
+  },
+  '0005_share_target_identity': {
+    // The device and inode of a link's target when it was made, and its birth time where the
+    // filesystem keeps one (filesystems hand a freed inode number straight to the next file),
+    // as decimal text: inode numbers can pass 2^53. A link whose path now holds another item is
+    // retired; links made before this have nulls and record their target on first use.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('shares').addColumn('target_dev', 'text').execute();
+      await db.schema.alterTable('shares').addColumn('target_ino', 'text').execute();
+      await db.schema.alterTable('shares').addColumn('target_birth', 'text').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('shares').dropColumn('target_birth').execute();
+      await db.schema.alterTable('shares').dropColumn('target_ino').execute();
+      await db.schema.alterTable('shares').dropColumn('target_dev').execute();
     },
   },
   '0006_trash': {
