@@ -143,13 +143,14 @@ if (argv.includes('--json')) {
 }
 
 console.log(`Start-up payload of ${path.relative(process.cwd(), dist) || '.'} (login page and files screen)\n`);
-const width = Math.max(...payload.files.map((entry) => entry.file.length)) + 2;
+const shown = details.flatMap((entry) => [entry.file, ...entry.modules.slice(0, moduleCount).map((module) => `    ${module.id}`)]);
+const width = Math.min(Math.max(...shown.map((name) => name.length)), 72) + 2;
 console.log(`${pad('file', width)}${padLeft('raw', 11)}${padLeft('gzip', 11)}  loaded as`);
 for (const entry of details) {
   console.log(`${pad(entry.file, width)}${padLeft(kb(entry.raw), 11)}${padLeft(kb(entry.gzip), 11)}  ${entry.reason}`);
   for (const module of entry.modules.slice(0, moduleCount)) {
     const mark = module.exact ? ' ' : '≈';
-    console.log(`    ${pad(module.id, width - 4)}${padLeft(kb(module.raw), 11)}${mark}${padLeft(kb(module.gzip), 10)}${mark}`);
+    console.log(`    ${pad(module.id.length > width - 6 ? `…${module.id.slice(-(width - 7))}` : module.id, width - 4)}${padLeft(kb(module.raw), 11)}${mark}${padLeft(kb(module.gzip), 10)}${mark}`);
   }
 }
 const js = payload.files.filter((entry) => entry.kind === 'js');
@@ -164,4 +165,4 @@ console.log(`\nBy package or source folder${anyEstimate ? ' (≈: estimated from
 for (const [name, size] of [...packages].sort(([, a], [, b]) => b.raw - a.raw).slice(0, Math.max(moduleCount, 12))) {
   console.log(`    ${pad(name, width - 4)}${padLeft(kb(size.raw), 11)}${padLeft(kb(size.gzip), 11)}`);
 }
-console.log(payload.gzip <= StartupBudget ? `\nwithin the budget by ${payload.gzip <= StartupBudget ? StartupBudget - payload.gzip : 0} bytes` : `\nover the budget by ${payload.gzip - StartupBudget} bytes`);
+console.log(payload.gzip <= StartupBudget ? `\nwithin the budget by ${StartupBudget - payload.gzip} bytes` : `\nover the budget by ${payload.gzip - StartupBudget} bytes`);

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Runs every test suite (server and web with Vitest, browser flows with Playwright), then prints
+// Runs every test suite (server and web with Vitest, browser flows with Playwright; the app is
+// built before the web suite, whose size budget measures the build), then prints
 // one closing line "N passed, N failed, N skipped" summed from their JSON reports. Exits non-zero
 // when any test fails or a suite could not report.
 import { spawnSync } from 'node:child_process';
@@ -76,16 +77,21 @@ function playwrightSuite() {
 }
 
 const wants = (name) => only.length === 0 || only.includes(name);
+const webSuite = wants('web') && fs.existsSync(path.join(root, 'web/vitest.config.ts'));
+const browserSuite = wants('e2e') && fs.existsSync(path.join(root, 'e2e/playwright.config.ts'));
 if (wants('server')) vitestSuite('server');
-if (wants('web') && fs.existsSync(path.join(root, 'web/vitest.config.ts'))) vitestSuite('web');
-if (wants('e2e') && fs.existsSync(path.join(root, 'e2e/playwright.config.ts'))) {
-  if (run('npm', ['run', 'build']) !== 0) {
-    problems.push('build failed before the browser tests');
+// The build comes before the web suite, whose start-up size budget measures web/dist, and is
+// the one the browser tests then run against (the whole app for them, only the web app otherwise).
+let built = true;
+if (webSuite || browserSuite) {
+  built = browserSuite ? run('npm', ['run', 'build']) === 0 : run('npm', ['run', 'build', '-w', 'protocol']) === 0 && run('npm', ['run', 'build', '-w', 'web']) === 0;
+  if (!built) {
+    problems.push('build failed before the web and browser tests');
     totals.failed += 1;
-  } else {
-    playwrightSuite();
   }
 }
+if (webSuite) vitestSuite('web');
+if (browserSuite && built) playwrightSuite();
 
 for (const problem of problems) console.error(`test run problem: ${problem}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
