@@ -68,7 +68,6 @@ export async function remove(ctx: DavContext): Promise<unknown> {
   const tokens = await evaluateIf(ctx);
   assertUnlocked(ctx, tokens, { deep: [entry.key], members: [parent.key] });
   await ctx.files.remove(ctx.user, entry.virtual);
-  ctx.locks.dropAt(entry.key);
   return ctx.reply.code(204).send();
 }
 
@@ -94,7 +93,8 @@ function headerOf(ctx: DavContext, name: string): string | undefined {
  * existing destination (412); with `T` (the default) it is replaced: a file by a file in one
  * step (needs `modify`), anything involving a folder by deleting the destination first (needs
  * `delete`), so folders are replaced rather than merged. COPY with Depth 0 copies a folder
- * without its members. Locks stay behind; dead properties go along.
+ * without its members. Locks stay behind (see the module's file event listener); dead
+ * properties go along.
  */
 export async function copyOrMove(ctx: DavContext, action: 'copy' | 'move'): Promise<unknown> {
   const destinationPath = destinationOf(ctx.request, ctx.config.baseURL);
@@ -130,7 +130,6 @@ export async function copyOrMove(ctx: DavContext, action: 'copy' | 'move'): Prom
     // Permissions first, so a refused copy never costs the destination.
     if (action === 'copy' ? !ctx.user.perm.create : !ctx.user.perm.rename) throw forbidden();
     await ctx.files.remove(ctx.user, target.virtual);
-    ctx.locks.dropAt(target.key);
   }
   if (action === 'copy' && shallow && sourceIsDir) {
     await ctx.files.makeFolder(ctx.user, target.virtual);
@@ -139,7 +138,6 @@ export async function copyOrMove(ctx: DavContext, action: 'copy' | 'move'): Prom
   } else {
     await ctx.files.patch(ctx.user, source.virtual, { action: action === 'copy' ? 'copy' : 'rename', destination: canonical(target.virtual), override: bothFiles, rename: false });
   }
-  if (action === 'move') ctx.locks.dropAt(source.key);
   const { stat: written } = await readTarget(ctx, target.virtual).catch(() => ({ stat: undefined }));
   if (written && !written.isDirectory()) ctx.reply.header('etag', etagOfStat(written));
   return ctx.reply.code(target.exists ? 204 : 201).send();

@@ -339,6 +339,19 @@ describe('LOCK and UNLOCK', () => {
     expect((await h.dav('u', 'LOCK', '/c/new.txt', { headers: { if: `(<${token}>)` } })).statusCode).toBe(200);
   });
 
+  it('locks go with the resource when the files API deletes or moves it', async () => {
+    write('api.txt', 'x');
+    write('moved.txt', 'x');
+    const lockBodyExclusive = lockBody('exclusive');
+    expect((await h.dav('u', 'LOCK', '/api.txt', { payload: lockBodyExclusive })).statusCode).toBe(200);
+    expect((await h.dav('u', 'LOCK', '/moved.txt', { payload: lockBodyExclusive })).statusCode).toBe(200);
+    const token = await h.t.login('u', 'u-password-1');
+    expect((await h.t.request(token, { method: 'DELETE', url: '/api/resources/api.txt' })).statusCode).toBe(204);
+    expect((await h.t.request(token, { method: 'PATCH', url: '/api/resources/moved.txt?action=rename&destination=%2Felsewhere.txt' })).statusCode).toBe(200);
+    expect((await h.dav('u', 'PUT', '/api.txt', { payload: 'new' })).statusCode).toBe(201);
+    expect((await h.dav('u', 'PUT', '/moved.txt', { payload: 'new' })).statusCode).toBe(201);
+  });
+
   it('locking an unmapped URL makes an empty file (201); shared locks coexist', async () => {
     const created = await h.dav('u', 'LOCK', '/fresh.txt', { payload: lockBody('shared') });
     expect(created.statusCode).toBe(201);

@@ -55,7 +55,13 @@ export const webdavModule: FastifyPluginAsync<{ services: Services; files?: File
   const locks = opts.locks ?? createLockStore();
   const properties = createDeadProperties(services.db, services.scopes.serverRoot);
   const authenticator = createDavAuthenticator({ auth: services.auth, settings: services.settings });
-  const detach = services.fileEvents.on((event) => properties.onFileEvent(event));
+  const detach = services.fileEvents.on(async (event) => {
+    // A lock belongs to the resource at its place: it goes when the resource is deleted or moved
+    // away, whether through WebDAV or the API.
+    if (event.kind === 'deleted') locks.dropAt(event.real);
+    if (event.kind === 'moved') locks.dropAt(event.fromReal);
+    await properties.onFileEvent(event);
+  });
   app.addHook('onClose', async () => detach());
 
   for (const [method, hasBody] of EXTRA_METHODS) {
