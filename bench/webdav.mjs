@@ -141,6 +141,17 @@ function expectStatus(response, statuses, what) {
   if (!statuses.includes(response.status)) throw new Error(`${what}: got ${response.status} ${response.body}`);
 }
 
+/** CPU seconds (user + system) the server process has used so far (Linux; 0 elsewhere). */
+function serverCpuSeconds(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const mibPerSecond = (seconds) => SIZE / MiB / seconds;
 
@@ -179,15 +190,18 @@ async function main() {
   // Each pair (API, WebDAV) runs back to back, in alternating order from run to run, so a busy
   // moment on the machine or a warm cache favours neither; the ratio is taken per pair.
   const samples = steps.map(() => []);
+  const cpu = steps.map(() => []);
   const ratios = { upload: [], download: [] };
   const timeStep = async (index, run) => {
     const [label, step] = steps[index];
     // Each transfer starts on a quiet disk: what the one before left to write is flushed first.
     spawnSync('sync', { timeout: STEP_TIMEOUT_MS });
+    const cpuBefore = serverCpuSeconds(burrowChild.pid);
     const started = process.hrtime.bigint();
     const result = await withTimeout(step(), STEP_TIMEOUT_MS, label);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     samples[index].push(seconds);
+    cpu[index].push(serverCpuSeconds(burrowChild.pid) - cpuBefore);
     const digest = typeof result === 'string' ? (run === 0 ? await sha256File(result) : expected) : result.sha256;
     if (digest !== expected) throw new Error(`${label}: the bytes differ from the source`);
     return seconds;
@@ -202,9 +216,11 @@ async function main() {
   }
   const seconds = samples.map(median);
   console.log('');
-  console.log('transfer                              median s   MiB/s   runs (s)');
+  console.log('transfer                              median s   MiB/s   server CPU s   runs (s)');
   for (const [index, [label]] of steps.entries()) {
-    console.log(`${label.padEnd(36)} ${seconds[index].toFixed(2).padStart(9)} ${mibPerSecond(seconds[index]).toFixed(0).padStart(7)}   ${samples[index].map((value) => value.toFixed(2)).join(' ')}`);
+    console.log(
+      `${label.padEnd(36)} ${seconds[index].toFixed(2).padStart(9)} ${mibPerSecond(seconds[index]).toFixed(0).padStart(7)} ${median(cpu[index]).toFixed(2).padStart(14)}   ${samples[index].map((value) => value.toFixed(2)).join(' ')}`,
+    );
   }
   const upload = median(ratios.upload);
   const download = median(ratios.download);

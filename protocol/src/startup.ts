@@ -1,5 +1,6 @@
 import type { CommandRunnerState } from './commands.js';
 import type { TusSettings } from './settings.js';
+import type { OidcStartup } from './oidc.js';
 
 /**
  * Settings the server injects into index.html. The React app reads them from the
@@ -35,6 +36,8 @@ export type StartupSettings = {
   HelpURL: string;
   /** The page the error toasts' report button opens (empty hides the button). */
   IssuesURL: string;
+  /** Single sign-on through an OpenID Connect provider (absent on servers without it). */
+  OIDC?: OidcStartup;
 };
 
 export const StartupElementId = 'burrow-startup';

@@ -69,9 +69,42 @@ export type Config = {
   metricsAllowedAddresses: string[];
   /** Answer WebDAV PROPFIND with `Depth: infinity` (or no Depth) instead of refusing it with 403. */
   webdavDepthInfinity: boolean;
+  /**
+   * Single sign-on settings fixed here rather than in the settings screen (`oidcIssuer`,
+   * `oidcClientSecret`…); a field left out stays editable there.
+   */
+  oidc: OidcConfig;
   /** Admin password used on first run; otherwise a random one is printed once. */
   adminPassword?: string;
 };
+
+/** Single sign-on fields given in the configuration; see the oidc module. */
+export type OidcConfig = Partial<{
+  enabled: boolean;
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  scopes: string;
+  usernameClaim: string;
+  groupsClaim: string;
+  adminGroup: string;
+  buttonLabel: string;
+  autoCreate: boolean;
+  passwordLogin: boolean;
+  breakGlassAdmin: string;
+}>;
+
+/** The `oidc*` keys of a source, each under its field name. */
+function oidcConfig(get: (key: ConfigKey) => unknown): OidcConfig {
+  const result: Record<string, string | boolean> = {};
+  for (const key of ConfigKeys) {
+    if (!key.startsWith('oidc') || get(key) === undefined) continue;
+    const field = key[4]!.toLowerCase() + key.slice(5);
+    const isFlag = key === 'oidcEnabled' || key === 'oidcAutoCreate' || key === 'oidcPasswordLogin';
+    result[field] = isFlag ? asBool(key, get(key)) : asString(key, get(key)).trim();
+  }
+  return result as OidcConfig;
+}
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -125,6 +158,18 @@ export const ConfigKeys = [
   'metricsToken',
   'metricsAllowedAddresses',
   'webdavDepthInfinity',
+  'oidcEnabled',
+  'oidcIssuer',
+  'oidcClientId',
+  'oidcClientSecret',
+  'oidcScopes',
+  'oidcUsernameClaim',
+  'oidcGroupsClaim',
+  'oidcAdminGroup',
+  'oidcButtonLabel',
+  'oidcAutoCreate',
+  'oidcPasswordLogin',
+  'oidcBreakGlassAdmin',
   'adminPassword',
 ] as const;
 export type ConfigKey = (typeof ConfigKeys)[number];
@@ -374,6 +419,7 @@ export function resolveConfig(source: Source, cwd = process.cwd()): Config {
     metricsAllowedAddresses: get('metricsAllowedAddresses') !== undefined ? asList('metricsAllowedAddresses', get('metricsAllowedAddresses')) : [],
     webdavDepthInfinity: get('webdavDepthInfinity') !== undefined ? asBool('webdavDepthInfinity', get('webdavDepthInfinity')) : false,
     adminPassword: get('adminPassword') !== undefined ? asString('adminPassword', get('adminPassword')) : undefined,
+    oidc: oidcConfig(get),
   };
   if (!config.proxyHeader || !/^[A-Za-z0-9-]+$/.test(config.proxyHeader)) throw new ConfigError('proxyHeader: expected a header name');
   if (get('bwrap') !== undefined && asString('bwrap', get('bwrap')).trim() === '') throw new ConfigError('bwrap: expected the path of the bwrap binary');

@@ -196,6 +196,9 @@ export async function runCli(argv: string[]): Promise<void> {
     const stores = await openStores(config);
     try {
       const { adminPassword: _hidden, recaptchaSecret: _secret, metricsToken: _token, ...server } = config;
+      // The single sign-on client secret shows only as set or not.
+      const { clientSecret: _clientSecret, ...oidc } = config.oidc;
+      Object.assign(server, { oidc: { ...oidc, ...(config.oidc.clientSecret ? { clientSecret: '(set)' } : {}) } });
       // Whether commands and hooks can run here, or why not (the same check as at server start).
       const sandbox = await createSandbox(config).ready;
       const commandRunner = sandbox.available ? 'available' : `off: ${sandbox.reason}`;

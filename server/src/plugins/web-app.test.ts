@@ -79,7 +79,7 @@ describe('the index page', () => {
       [
         'Name', 'DisableExternal', 'DisableUsedPercentage', 'BaseURL', 'StaticURL', 'ReCaptcha', 'ReCaptchaKey', 'ReCaptchaHost',
         'Signup', 'Version', 'NoAuth', 'AuthMethod', 'LoginPage', 'LogoutPage', 'Theme', 'Color', 'EnableThumbs', 'ResizePreview',
-        'EnableExec', 'CommandRunner', 'TusSettings', 'CSS', 'HideLoginButton', 'ExternalChatURL', 'HelpURL', 'IssuesURL',
+        'EnableExec', 'CommandRunner', 'TusSettings', 'CSS', 'HideLoginButton', 'ExternalChatURL', 'HelpURL', 'IssuesURL', 'OIDC',
       ].sort(),
     );
     expect(startup).toMatchObject({

@@ -173,6 +173,7 @@ export const webAppPlugin: FastifyPluginAsync<{ config: Config; settings: Settin
   async function renderIndex(): Promise<string> {
     const html = await loadTemplate();
     const startup = startupSettings(config, settings);
+    if (app.oidcStartup) startup.OIDC = app.oidcStartup();
     const title = escapeHtml(startup.Name || 'Burrow');
     const script = `<script type="application/json" id="${StartupElementId}">${escapeJsonForHtml(startup)}</script>`;
     const recaptcha = startup.ReCaptcha

@@ -52,6 +52,8 @@ export function createAuthService(deps: {
   const guard = deps.guard ?? createPasswordGuard(LoginPolicy);
   // Signups per client address: 10 an hour.
   const signups = createAttemptLimiter({ max: 10, windowMs: 60 * 60_000 });
+  // Set by single sign-on, which may keep passwords for the break-glass admin alone.
+  let passwordLoginCheck: ((user: UserRecord) => void) | undefined;
 
   /** The client's address, through trusted proxies (see `clientAddress`). */
   function clientOf(request: RequestInfo): string {
@@ -118,6 +120,8 @@ export function createAuthService(deps: {
         return (await verifyPassword(password, user?.passwordHash)) && Boolean(user) && password !== '';
       });
       if (!valid || !user) throw forbidden();
+      // Refused only once the password is known to be right, so it tells nothing to a guesser.
+      passwordLoginCheck?.(user);
       return issue(user);
     },
 
@@ -159,6 +163,11 @@ export function createAuthService(deps: {
 
     issue,
     clientOf,
+
+    /** Single sign-on: called after a right password; throws when this user may not use one. */
+    usePasswordLoginCheck(check: (user: UserRecord) => void): void {
+      passwordLoginCheck = check;
+    },
 
     /**
      * Checks a token: signature (HS256 only), expiry, revocation (logout, password change,
