@@ -10,3 +10,4 @@ export * from './commands.js';
 export * from './startup.js';
 export * from './uploads.js';
 export * from './trash.js';
+export * from './oidc.js';

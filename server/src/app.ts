@@ -33,6 +33,7 @@ import { searchModule } from './modules/search/search.module.js';
 import { commandsModule } from './modules/commands/commands.module.js';
 import { webdavModule } from './modules/webdav/webdav.module.js';
 import { trashModule } from './modules/trash/trash.module.js';
+import { oidcModule } from './modules/oidc/oidc.module.js';
 import { monitoringPlugin } from './modules/monitoring/monitoring.plugin.js';
 import { searchServiceOf } from './modules/search/search.module.js';
 
@@ -134,6 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(commandsModule, { services });
   await app.register(webdavModule, { services });
   await app.register(trashModule, { services });
+  await app.register(oidcModule, { services });
   await app.register(fp(webAppPlugin), { config, settings, routeTable });
 
   const purge = setInterval(() => void auth.purgeRevoked().catch(() => undefined), 10 * 60_000);

@@ -183,4 +183,22 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable('trash').execute();
     },
   },
+  '0008_oidc': {
+    // Which provider account each single sign-on user is: a user is found again by the issuer and
+    // subject of the ID token, so a later change of the claim that names them cannot make them
+    // someone else.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('oidc_identities')
+        .addColumn('issuer', 'text', (col) => col.notNull())
+        .addColumn('subject', 'text', (col) => col.notNull())
+        .addColumn('user_id', 'integer', (col) => col.notNull().unique())
+        .addColumn('created_at', 'bigint', (col) => col.notNull())
+        .addPrimaryKeyConstraint('oidc_identities_pk', ['issuer', 'subject'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('oidc_identities').execute();
+    },
+  },
 };

@@ -119,6 +119,15 @@ export type TrashTable = {
   deleted_by: string;
 };
 
+/** The provider account (issuer and subject) of a single sign-on user (see the oidc module). */
+export type OidcIdentitiesTable = {
+  issuer: string;
+  subject: string;
+  user_id: number;
+  /** Milliseconds. */
+  created_at: number;
+};
+
 export type Database = {
   users: UsersTable;
   settings: SettingsTable;
@@ -129,4 +138,5 @@ export type Database = {
   search_state: SearchStateTable;
   webdav_properties: WebdavPropertiesTable;
   trash: TrashTable;
+  oidc_identities: OidcIdentitiesTable;
 };
