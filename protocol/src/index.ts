@@ -10,4 +10,5 @@ export * from './commands.js';
 export * from './startup.js';
 export * from './uploads.js';
 export * from './trash.js';
+export * from './audit.js';
 export * from './oidc.js';

@@ -35,6 +35,7 @@ import { webdavModule } from './modules/webdav/webdav.module.js';
 import { trashModule } from './modules/trash/trash.module.js';
 import { oidcModule } from './modules/oidc/oidc.module.js';
 import { monitoringPlugin } from './modules/monitoring/monitoring.plugin.js';
+import { auditModule } from './modules/audit/audit.module.js';
 import { searchServiceOf } from './modules/search/search.module.js';
 
 /** Everything a route module may need; built once in `buildApp` and passed explicitly. */
@@ -121,6 +122,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // Before every route, so that each one is measured.
   await app.register(monitoringPlugin, { config, db, searchIndex: () => searchServiceOf(services)?.status() });
+  // Before every route too: its hooks see each request and the file events they cause.
+  await app.register(auditModule, { services });
   await app.register(authRoutes, { auth });
   await app.register(usersRoutes, { users, auth });
   await app.register(settingsRoutes, { settings });

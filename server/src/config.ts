@@ -70,6 +70,11 @@ export type Config = {
   /** Answer WebDAV PROPFIND with `Depth: infinity` (or no Depth) instead of refusing it with 403. */
   webdavDepthInfinity: boolean;
   /**
+   * Where audit log entries are also written as JSON lines: '' (nowhere, the database only),
+   * `stdout`, or a file path (appended).
+   */
+  auditLog: string;
+  /**
    * Single sign-on settings fixed here rather than in the settings screen (`oidcIssuer`,
    * `oidcClientSecret`…); a field left out stays editable there.
    */
@@ -158,6 +163,7 @@ export const ConfigKeys = [
   'metricsToken',
   'metricsAllowedAddresses',
   'webdavDepthInfinity',
+  'auditLog',
   'oidcEnabled',
   'oidcIssuer',
   'oidcClientId',
@@ -298,6 +304,14 @@ function allowedHostsFor(value: unknown, address: string): string[] {
   return hosts;
 }
 
+/** The audit log's JSON lines target: '' (off), 'stdout', or an absolute file path. */
+function auditLogTarget(value: unknown, cwd: string): string {
+  if (value === undefined) return '';
+  const text = asString('auditLog', value).trim();
+  if (text === '' || text === 'stdout') return text;
+  return path.resolve(cwd, text);
+}
+
 /** Normalises a base URL: "" or "/prefix" without a trailing slash. */
 export function normaliseBaseURL(value: string): string {
   let base = value.trim();
@@ -418,6 +432,7 @@ export function resolveConfig(source: Source, cwd = process.cwd()): Config {
     metricsToken: get('metricsToken') !== undefined ? asString('metricsToken', get('metricsToken')).trim() : '',
     metricsAllowedAddresses: get('metricsAllowedAddresses') !== undefined ? asList('metricsAllowedAddresses', get('metricsAllowedAddresses')) : [],
     webdavDepthInfinity: get('webdavDepthInfinity') !== undefined ? asBool('webdavDepthInfinity', get('webdavDepthInfinity')) : false,
+    auditLog: auditLogTarget(get('auditLog'), cwd),
     adminPassword: get('adminPassword') !== undefined ? asString('adminPassword', get('adminPassword')) : undefined,
     oidc: oidcConfig(get),
   };

@@ -201,4 +201,29 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable('oidc_identities').execute();
     },
   },
+  '0009_audit_log': {
+    // Who did what, when and from where (see the audit module). Read newest first, by time
+    // range and by actor; the id breaks ties between entries of the same millisecond.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('audit_log')
+        .addColumn('id', 'integer', (col) => col.primaryKey().autoIncrement())
+        .addColumn('time', 'bigint', (col) => col.notNull())
+        .addColumn('user_id', 'integer')
+        .addColumn('username', 'varchar(255)', (col) => col.notNull())
+        .addColumn('client', 'varchar(64)', (col) => col.notNull())
+        .addColumn('action', 'varchar(64)', (col) => col.notNull())
+        .addColumn('path', 'text', (col) => col.notNull())
+        .addColumn('destination', 'text', (col) => col.notNull())
+        .addColumn('outcome', 'varchar(16)', (col) => col.notNull())
+        .addColumn('status', 'integer', (col) => col.notNull())
+        .addColumn('details', 'text', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('audit_log_time').on('audit_log').columns(['time', 'id']).execute();
+      await db.schema.createIndex('audit_log_actor').on('audit_log').columns(['username', 'time', 'id']).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('audit_log').execute();
+    },
+  },
 };

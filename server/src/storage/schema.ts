@@ -128,6 +128,28 @@ export type OidcIdentitiesTable = {
   created_at: number;
 };
 
+/** One audit log entry (see the audit module). Never holds passwords, tokens or secrets. */
+export type AuditLogTable = {
+  id: Generated<number>;
+  /** Milliseconds. */
+  time: number;
+  /** Null for anonymous visitors and logins of unknown accounts. */
+  user_id: number | null;
+  username: string;
+  client: string;
+  action: string;
+  /** Scope-relative path as the actor saw it ('' when none). */
+  path: string;
+  /** Second path of moves, renames and copies ('' otherwise). */
+  destination: string;
+  /** ok, denied or failed. */
+  outcome: string;
+  /** HTTP status of the answer; 0 when there was none. */
+  status: number;
+  /** JSON object of small details. */
+  details: string;
+};
+
 export type Database = {
   users: UsersTable;
   settings: SettingsTable;
@@ -138,5 +160,6 @@ export type Database = {
   search_state: SearchStateTable;
   webdav_properties: WebdavPropertiesTable;
   trash: TrashTable;
+  audit_log: AuditLogTable;
   oidc_identities: OidcIdentitiesTable;
 };

@@ -129,6 +129,10 @@ export const commandsRoutes: FastifyPluginAsync<CommandRouteOptions> = async (ap
       command?.stop();
     });
 
+    /** The audit log names the program and the folder, never the rest of the line (it may hold secrets). */
+    const audit = (who: UserRecord, outcome: 'ok' | 'denied' | 'failed', details: Record<string, unknown>) =>
+      void request.server.audit?.record({ actor: { id: who.id, username: who.username }, client: request.clientAddress, action: 'command.run', path: folder, outcome, details });
+
     async function run(line: string, who: UserRecord): Promise<void> {
       let prepared;
       try {
@@ -140,6 +144,7 @@ export const commandsRoutes: FastifyPluginAsync<CommandRouteOptions> = async (ap
           close(CommandCloseCodes.failed, 'Internal Server Error');
           return;
         }
+        audit(who, 'denied', { refused: true });
         send(error.message);
         close(CommandCloseCodes.refused);
         return;
@@ -174,6 +179,11 @@ export const commandsRoutes: FastifyPluginAsync<CommandRouteOptions> = async (ap
       const end = await current.ended;
       running.delete(current);
       request.log.info({ user: who.username, program: prepared.argv[0], end }, 'command ended');
+      audit(who, end.kind === 'exited' && end.code === 0 ? 'ok' : 'failed', {
+        program: prepared.argv[0],
+        end: end.kind,
+        ...(end.kind === 'exited' ? { exitCode: end.code } : {}),
+      });
       const { code, reason, message } = closeFor(end);
       if (message) send(message);
       close(code, reason);
