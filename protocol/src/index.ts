@@ -10,5 +10,7 @@ export * from './commands.js';
 export * from './startup.js';
 export * from './uploads.js';
 export * from './trash.js';
+export * from './two-factor.js';
+export * from './api-tokens.js';
 export * from './audit.js';
 export * from './oidc.js';

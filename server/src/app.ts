@@ -33,6 +33,8 @@ import { searchModule } from './modules/search/search.module.js';
 import { commandsModule } from './modules/commands/commands.module.js';
 import { webdavModule } from './modules/webdav/webdav.module.js';
 import { trashModule } from './modules/trash/trash.module.js';
+import { twoFactorModule } from './modules/two-factor/two-factor.module.js';
+import { apiTokensModule } from './modules/api-tokens/api-tokens.module.js';
 import { oidcModule } from './modules/oidc/oidc.module.js';
 import { monitoringPlugin } from './modules/monitoring/monitoring.plugin.js';
 import { auditModule } from './modules/audit/audit.module.js';
@@ -138,6 +140,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(commandsModule, { services });
   await app.register(webdavModule, { services });
   await app.register(trashModule, { services });
+  await app.register(twoFactorModule, { services });
+  await app.register(apiTokensModule, { services });
   await app.register(oidcModule, { services });
   await app.register(fp(webAppPlugin), { config, settings, routeTable });
 

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AuthCookie, AuthQueryParam, Headers } from '@burrow/protocol';
+import { ApiTokenPrefix, AuthCookie, AuthQueryParam, Headers } from '@burrow/protocol';
 import type { AuthService, Authenticated } from '../modules/auth/auth.service.js';
 import { forbidden, unauthorized } from '../errors.js';
 import type { UserRecord } from '../modules/users/users.model.js';
@@ -38,15 +38,27 @@ function queryValue(url: string, name: string): string | undefined {
   return undefined;
 }
 
+/** A personal API token from `Authorization: Bearer burrow_pat_…`, or undefined. */
+export function bearerApiToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(Array.isArray(header) ? (header[0] ?? '') : (header ?? ''));
+  return match && match[1]!.startsWith(ApiTokenPrefix) ? match[1] : undefined;
+}
+
 /**
  * The token of a request, in filebrowser's order: X-Auth when it looks like a JWT, else the
  * `?auth=` query parameter (which its front end adds to download and preview links), else the
- * `auth` cookie for GET only.
+ * `auth` cookie for GET only. A personal API token comes from X-Auth or `Authorization: Bearer`
+ * right after a JWT in X-Auth; it is never read from URLs or cookies.
  */
 export function tokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers[Headers.auth];
   const value = Array.isArray(header) ? header[0] : header;
+  const text: string | undefined = value;
   if (looksLikeJwt(value)) return value;
+  if (text?.startsWith(ApiTokenPrefix)) return text;
+  const bearer = bearerApiToken(request);
+  if (bearer) return bearer;
   const query = queryValue(request.url, AuthQueryParam);
   if (looksLikeJwt(query)) return query;
   if (request.method === 'GET' || request.method === 'HEAD') {

@@ -183,6 +183,46 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable('trash').execute();
     },
   },
+  '0007_two_factor_and_api_tokens': {
+    // Two-factor: a user's TOTP secret (encrypted, see the two-factor module), whether it is
+    // confirmed, whether an admin requires it, and the last time step accepted, so no code is
+    // taken twice; recovery codes as SHA-256 hashes. API tokens: SHA-256 of the secret, never
+    // the secret itself, with their permissions, expiry and last use.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('two_factor')
+        .addColumn('user_id', 'integer', (col) => col.primaryKey())
+        .addColumn('secret', 'text')
+        .addColumn('enabled_at', 'bigint')
+        .addColumn('required', 'integer', (col) => col.notNull().defaultTo(0))
+        .addColumn('last_step', 'bigint')
+        .execute();
+      await db.schema
+        .createTable('recovery_codes')
+        .addColumn('user_id', 'integer', (col) => col.notNull())
+        .addColumn('code_hash', 'varchar(64)', (col) => col.notNull())
+        .addPrimaryKeyConstraint('recovery_codes_pk', ['user_id', 'code_hash'])
+        .execute();
+      await db.schema
+        .createTable('api_tokens')
+        .addColumn('id', 'varchar(32)', (col) => col.primaryKey())
+        .addColumn('user_id', 'integer', (col) => col.notNull())
+        .addColumn('name', 'varchar(255)', (col) => col.notNull())
+        .addColumn('token_hash', 'varchar(64)', (col) => col.notNull())
+        .addColumn('perm', 'text', (col) => col.notNull())
+        .addColumn('created_at', 'bigint', (col) => col.notNull())
+        .addColumn('expires_at', 'bigint')
+        .addColumn('last_used_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('api_tokens_hash').on('api_tokens').column('token_hash').unique().execute();
+      await db.schema.createIndex('api_tokens_user').on('api_tokens').column('user_id').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('api_tokens').execute();
+      await db.schema.dropTable('recovery_codes').execute();
+      await db.schema.dropTable('two_factor').execute();
+    },
+  },
   '0008_oidc': {
     // Which provider account each single sign-on user is: a user is found again by the issuer and
     // subject of the ID token, so a later change of the claim that names them cannot make them

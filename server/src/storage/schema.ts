@@ -150,6 +150,39 @@ export type AuditLogTable = {
   details: string;
 };
 
+/** A user's two-factor state (see the two-factor module); no row means never enrolled nor required. */
+export type TwoFactorTable = {
+  user_id: number;
+  /** The TOTP secret, encrypted; null until enrolment starts or after a reset. */
+  secret: string | null;
+  /** Milliseconds; null while the secret awaits its first code. */
+  enabled_at: number | null;
+  /** 1 when an admin requires two-factor for this user. */
+  required: number;
+  /** The last time step a code was accepted for, so none is taken twice. */
+  last_step: number | null;
+};
+
+/** One unused recovery code: the SHA-256 of the code, hex. */
+export type RecoveryCodesTable = {
+  user_id: number;
+  code_hash: string;
+};
+
+/** A personal API token; the secret itself is never stored. */
+export type ApiTokensTable = {
+  id: string;
+  user_id: number;
+  name: string;
+  /** SHA-256 of the whole token, hex. */
+  token_hash: string;
+  /** JSON permissions, intersected with the owner's on every use. */
+  perm: string;
+  created_at: number;
+  expires_at: number | null;
+  last_used_at: number | null;
+};
+
 export type Database = {
   users: UsersTable;
   settings: SettingsTable;
@@ -160,6 +193,9 @@ export type Database = {
   search_state: SearchStateTable;
   webdav_properties: WebdavPropertiesTable;
   trash: TrashTable;
+  two_factor: TwoFactorTable;
+  recovery_codes: RecoveryCodesTable;
+  api_tokens: ApiTokensTable;
   audit_log: AuditLogTable;
   oidc_identities: OidcIdentitiesTable;
 };

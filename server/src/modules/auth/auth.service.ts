@@ -1,4 +1,4 @@
-import type { LoginRequest, SignupRequest } from '@burrow/protocol';
+import { ApiTokenPrefix, type LoginRequest, type SignupRequest } from '@burrow/protocol';
 import type { Config } from '../../config.js';
 import type { Db } from '../../storage/db.js';
 import { badRequest, conflict, forbidden, internal, methodNotAllowed, unauthorized } from '../../errors.js';
@@ -26,6 +26,8 @@ export type Authenticated = {
   shouldRenew: boolean;
   jti?: string;
   exp: number;
+  /** Set when a personal API token, not a session, authenticated the request. */
+  apiToken?: { id: string };
 };
 
 const RENEW_WINDOW_SECONDS = 3600;
@@ -52,6 +54,9 @@ export function createAuthService(deps: {
   const guard = deps.guard ?? createPasswordGuard(LoginPolicy);
   // Signups per client address: 10 an hour.
   const signups = createAttemptLimiter({ max: 10, windowMs: 60 * 60_000 });
+  // Set once the two-factor and API token modules exist (they need this service to issue tokens).
+  let secondFactor: ((user: UserRecord) => Promise<void>) | undefined;
+  let apiTokens: ((token: string) => Promise<Authenticated>) | undefined;
   // Set by single sign-on, which may keep passwords for the break-glass admin alone.
   let passwordLoginCheck: ((user: UserRecord) => void) | undefined;
 
@@ -122,6 +127,8 @@ export function createAuthService(deps: {
       if (!valid || !user) throw forbidden();
       // Refused only once the password is known to be right, so it tells nothing to a guesser.
       passwordLoginCheck?.(user);
+      // A right password may still need a code: this throws 401 with a challenge then.
+      if (secondFactor) await secondFactor(user);
       return issue(user);
     },
 
@@ -148,6 +155,8 @@ export function createAuthService(deps: {
 
     /** POST /api/renew: a fresh token from the current stored user. */
     async renew(auth: Authenticated): Promise<string> {
+      // An API token holds fewer rights than a session and is not traded for one.
+      if (auth.apiToken) throw forbidden();
       return issue(auth.user);
     },
 
@@ -164,9 +173,19 @@ export function createAuthService(deps: {
     issue,
     clientOf,
 
+    /** Two-factor: called after a right password, before a token is issued. */
+    useSecondFactor(gate: (user: UserRecord) => Promise<void>): void {
+      secondFactor = gate;
+    },
+
     /** Single sign-on: called after a right password; throws when this user may not use one. */
     usePasswordLoginCheck(check: (user: UserRecord) => void): void {
       passwordLoginCheck = check;
+    },
+
+    /** Personal API tokens (`burrow_pat_…`) are checked by this instead of as JWTs. */
+    useApiTokens(check: (token: string) => Promise<Authenticated>): void {
+      apiTokens = check;
     },
 
     /**
@@ -176,6 +195,10 @@ export function createAuthService(deps: {
      */
     async authenticate(token: string | undefined, request: RequestInfo): Promise<Authenticated> {
       if (!token) throw unauthorized();
+      if (token.startsWith(ApiTokenPrefix)) {
+        if (!apiTokens) throw unauthorized();
+        return apiTokens(token);
+      }
       const verified = await verifyToken(token, settings.signingKey());
       if (!verified) throw unauthorized();
       const { payload } = verified;

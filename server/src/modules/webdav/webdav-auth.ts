@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { ApiTokenPrefix } from '@burrow/protocol';
 import type { AuthService } from '../auth/auth.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { UserRecord } from '../users/users.model.js';
@@ -50,6 +51,9 @@ export function createDavAuthenticator(deps: { auth: AuthService; settings: Sett
 
   async function viaBasic(request: FastifyRequest, username: string, password: string): Promise<UserRecord> {
     const info = { ip: request.ip, headers: request.headers };
+    // A personal API token as the password ("app password"), whatever the username: checked as
+    // a token on every request, so revoking it ends the access at once.
+    if (password.startsWith(ApiTokenPrefix)) return (await auth.authenticate(password, info)).user;
     // Only a password login may be remembered by its credential: under proxy authentication the
     // user comes from a header, whatever the Basic credential says, and it is asked every time.
     const cacheable = settings.get().authMethod === 'json';
@@ -71,6 +75,8 @@ export function createDavAuthenticator(deps: { auth: AuthService; settings: Sett
     } catch (error) {
       // A wrong password is a 403 on the login route; WebDAV clients expect a fresh challenge.
       if (error instanceof AppError && error.status === 403) throw unauthorized();
+      // A user with two-factor signs in to WebDAV with an API token; no login challenge here.
+      if (error instanceof AppError && error.status === 401) throw unauthorized();
       throw error;
     }
     const user = (await auth.authenticate(token, info)).user;
