@@ -103,22 +103,14 @@ export async function evaluateIf(ctx: DavContext): Promise<Set<string>> {
  * folder itself guards its list of members, whatever its depth).
  */
 export function assertUnlocked(ctx: DavContext, tokens: Set<string>, targets: { keys?: string[]; deep?: string[]; members?: string[] }): void {
-  const blocking: Lock[] = [];
-  const consider = (lock: Lock) => {
-    if (!(tokens.has(lock.token) && lock.userId === ctx.user.id)) blocking.push(lock);
-  };
+  const held = (lock: Lock) => tokens.has(lock.token) && lock.userId === ctx.user.id;
   const groups: Lock[][] = [];
-  for (const key of [...(targets.keys ?? []), ...(targets.deep ?? [])]) groups.push(ctx.locks.covering(key));
+  for (const key of [...(targets.keys ?? []), ...(targets.deep ?? []), ...(targets.members ?? [])]) groups.push(ctx.locks.covering(key));
   for (const key of targets.deep ?? []) for (const lock of ctx.locks.inside(key)) groups.push([lock]);
-  for (const key of targets.members ?? []) groups.push(ctx.locks.covering(key));
-  // Shared locks on one resource: submitting any one of them is enough.
-  for (const group of groups) {
-    if (group.length === 0) continue;
-    if (group.some((lock) => tokens.has(lock.token) && lock.userId === ctx.user.id)) continue;
-    consider(group[0]!);
-  }
-  if (blocking.length > 0) {
-    throw davError(423, 'locked', `<D:lock-token-submitted><D:href>${escapeText(blocking[0]!.rootHref)}</D:href></D:lock-token-submitted>`);
+  // The locks on one resource are shared ones when there are several: any one of them will do.
+  const blocked = groups.find((group) => group.length > 0 && !group.some(held));
+  if (blocked) {
+    throw davError(423, 'locked', `<D:lock-token-submitted><D:href>${escapeText(blocked[0]!.rootHref)}</D:href></D:lock-token-submitted>`);
   }
 }
 
