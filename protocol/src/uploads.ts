@@ -14,6 +14,7 @@ export const TusHeaders = {
   uploadLength: 'upload-length',
   uploadOffset: 'upload-offset',
   uploadMetadata: 'upload-metadata',
+  uploadDeferLength: 'upload-defer-length',
 } as const;
 
 /** Query parameter of the creating POST: replace an existing file when true. */

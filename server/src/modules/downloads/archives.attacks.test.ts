@@ -165,3 +165,33 @@ describe('names that used to be reserved for staging files', () => {
     expect(raw.body).toBe('mine');
   });
 });
+
+describe('tus creation', () => {
+  const tusHeaders = { 'tus-resumable': '1.0.0' };
+
+  it('refuses an Upload-Length past the free space of the target disk with 413, staging nothing', async () => {
+    const stats = fs.statfsSync(t.root);
+    const length = stats.bavail * stats.bsize + 1;
+    const response = await t.request(token, { method: 'POST', url: '/api/tus/too-big.bin', headers: { ...tusHeaders, 'upload-length': String(length) } });
+    // Past the largest length allowed the answer is 413 as well, before the disk is looked at.
+    expect(response.statusCode).toBe(413);
+    expect(fs.readdirSync(path.join(t.config.cacheDir, 'uploads'))).toEqual([]);
+    expect(fs.existsSync(path.join(t.root, 'too-big.bin'))).toBe(false);
+  });
+
+  it('takes a creation without Upload-Length as deferred: nothing appears until the length is known and reached', async () => {
+    const created = await t.request(token, { method: 'POST', url: '/api/tus/later.txt', headers: { ...tusHeaders, 'upload-defer-length': '1' } });
+    expect(created.statusCode).toBe(201);
+    const patch = (offset: number, body: string, headers: Record<string, string> = {}) =>
+      t.request(token, {
+        method: 'PATCH',
+        url: '/api/tus/later.txt',
+        headers: { ...tusHeaders, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream', ...headers },
+        payload: Buffer.from(body),
+      });
+    expect((await patch(0, 'half ')).statusCode).toBe(204);
+    expect(fs.existsSync(path.join(t.root, 'later.txt'))).toBe(false);
+    expect((await patch(5, 'done', { 'upload-length': '9' })).statusCode).toBe(204);
+    expect(fs.readFileSync(path.join(t.root, 'later.txt'), 'utf8')).toBe('half done');
+  });
+});

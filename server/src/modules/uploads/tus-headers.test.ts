@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tusLocation } from '@burrow/protocol';
 import { AppError } from '../../errors.js';
-import { checkPatchContentType, parseContentLength, parseOverride, parseUploadLength, parseUploadOffset } from './tus-headers.js';
+import { checkPatchContentType, DEFERRED_LENGTH, parseContentLength, parseCreationLength, parseOverride, parseUploadLength, parseUploadOffset, UNDECLARED_LENGTH } from './tus-headers.js';
 
 const statusOf = (run: () => unknown) => {
   try {
@@ -48,5 +48,18 @@ describe('tus headers', () => {
     expect(tusLocation('', '/a b/c#d?.txt')).toBe('/api/tus/a%20b/c%23d%3F.txt');
     expect(tusLocation('/base', '/x')).toBe('/base/api/tus/x');
     expect(tusLocation('', '/')).toBe('/api/tus/');
+  });
+});
+
+describe('creation lengths', () => {
+  it('reads Upload-Length, Upload-Defer-Length: 1, or neither (deferred, as filebrowser 2.31 creates)', () => {
+    expect(parseCreationLength('5', undefined, 10)).toBe(5);
+    expect(parseCreationLength(undefined, '1', 10)).toBe(DEFERRED_LENGTH);
+    expect(parseCreationLength(undefined, undefined, 10)).toBe(UNDECLARED_LENGTH);
+    expect(statusOf(() => parseCreationLength(undefined, '0', 10))).toBe(400);
+    expect(statusOf(() => parseCreationLength(undefined, 'yes', 10))).toBe(400);
+    expect(statusOf(() => parseCreationLength('5', '1', 10))).toBe(400);
+    expect(statusOf(() => parseCreationLength('', undefined, 10))).toBe(400);
+    expect(statusOf(() => parseCreationLength('11', undefined, 10))).toBe(413);
   });
 });

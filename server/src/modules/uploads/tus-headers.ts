@@ -24,6 +24,30 @@ export function parseUploadLength(value: HeaderValue, max: number): number {
   return length;
 }
 
+/**
+ * Stored lengths of uploads whose size was not given at creation: `Upload-Defer-Length: 1` (tus
+ * 1.0: a later PATCH carries `Upload-Length`), or no length header at all, as filebrowser 2.31's
+ * front end creates its uploads (it then only sends the bytes, never the total).
+ */
+export const DEFERRED_LENGTH = -1;
+export const UNDECLARED_LENGTH = -2;
+
+export const isLengthKnown = (length: number): boolean => length >= 0;
+
+/**
+ * The length of a creating POST: `Upload-Length` as above, `DEFERRED_LENGTH` for
+ * `Upload-Defer-Length: 1`, `UNDECLARED_LENGTH` when neither header is sent. Any other defer
+ * value, or both headers at once (tus 1.0 forbids it), is 400.
+ */
+export function parseCreationLength(length: HeaderValue, deferLength: HeaderValue, max: number): number {
+  if (deferLength !== undefined) {
+    if (single(deferLength)?.trim() !== '1') throw badRequest('invalid Upload-Defer-Length');
+    if (length !== undefined) throw badRequest('both Upload-Length and Upload-Defer-Length');
+    return DEFERRED_LENGTH;
+  }
+  return length === undefined ? UNDECLARED_LENGTH : parseUploadLength(length, max);
+}
+
 /** `Upload-Offset`: a non-negative decimal integer; anything else is 400. */
 export function parseUploadOffset(value: HeaderValue): number {
   const text = single(value)?.trim();

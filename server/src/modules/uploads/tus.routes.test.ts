@@ -52,8 +52,8 @@ describe('POST /api/tus (create)', () => {
     }
   });
 
-  it('validates Upload-Length: 400 for missing or malformed, 413 beyond the maximum', async () => {
-    for (const bad of [undefined, '', 'abc', '-1', '1.5', '1e3', '+5', '0x10']) {
+  it('validates Upload-Length: 400 for malformed, 413 beyond the maximum', async () => {
+    for (const bad of ['', 'abc', '-1', '1.5', '1e3', '+5', '0x10']) {
       const response = await tus.create('/f.bin', bad);
       expect(response.statusCode, `Upload-Length ${bad}`).toBe(400);
       expect(response.body).toMatch(/^400 Bad Request \(.*Upload-Length\)/);
@@ -311,5 +311,79 @@ describe('DELETE', () => {
   it('answers 403 for the root', async () => {
     expect((await t.request(token, { method: 'DELETE', url: '/api/tus/' })).statusCode).toBe(403);
     expect((await t.request(token, { method: 'DELETE', url: '/api/tus' })).statusCode).toBe(403);
+  });
+});
+
+describe('uploads created without Upload-Length', () => {
+  it('Upload-Defer-Length: 1 (tus 1.0): the file appears once a PATCH declares the length and it is reached', async () => {
+    const data = randomBytes(3000, 7);
+    const created = await tus.create('/deferred.bin', undefined, false, { 'upload-defer-length': '1' });
+    expect(created.statusCode).toBe(201);
+    const head = await tus.head('/deferred.bin');
+    expect(head.headers['upload-defer-length']).toBe('1');
+    expect(head.headers['upload-length']).toBeUndefined();
+    expect((await tus.patch('/deferred.bin', 0, data.subarray(0, 1000))).headers['upload-offset']).toBe('1000');
+    expect((await tus.patch('/deferred.bin', 1000, data.subarray(1000, 1500))).statusCode).toBe(204);
+    // Short bodies alone never end an upload whose client promised to declare its length.
+    expect(fs.existsSync(path.join(t.root, 'deferred.bin'))).toBe(false);
+    const last = await tus.patch('/deferred.bin', 1500, data.subarray(1500), { 'upload-length': String(data.length) });
+    expect(last.statusCode).toBe(204);
+    expect(last.headers['upload-offset']).toBe(String(data.length));
+    expect(fileSha256(path.join(t.root, 'deferred.bin'))).toBe(sha256(data));
+    expect((await tus.head('/deferred.bin')).headers['upload-length']).toBe(String(data.length));
+    expect(stagingFiles(t)).toHaveLength(0);
+  });
+
+  it('checks a declared length: 400 when it is below the offset, malformed or changed, 413 past the disk', async () => {
+    await tus.create('/declared.bin', undefined, false, { 'upload-defer-length': '1' });
+    await tus.patch('/declared.bin', 0, Buffer.from('12345'));
+    expect((await tus.patch('/declared.bin', 5, Buffer.from('6'), { 'upload-length': '3' })).statusCode).toBe(400);
+    expect((await tus.patch('/declared.bin', 5, Buffer.from('6'), { 'upload-length': 'ten' })).statusCode).toBe(400);
+    const huge = await tus.patch('/declared.bin', 5, Buffer.from('6'), { 'upload-length': String(2 ** 39) });
+    expect(huge.statusCode).toBe(413);
+    expect(huge.body).toContain('free space');
+    expect((await tus.patch('/declared.bin', 5, Buffer.from('6'), { 'upload-length': '10' })).statusCode).toBe(204);
+    expect((await tus.patch('/declared.bin', 6, Buffer.from('7'), { 'upload-length': '11' })).statusCode).toBe(400);
+    expect((await tus.patch('/declared.bin', 6, Buffer.from('7890'), { 'upload-length': '10' })).statusCode).toBe(204);
+    expect(fs.readFileSync(path.join(t.root, 'declared.bin'), 'utf8')).toBe('1234567890');
+    expect((await tus.create('/both.bin', 5, false, { 'upload-defer-length': '1' })).statusCode).toBe(400);
+    expect((await tus.create('/bad-defer.bin', undefined, false, { 'upload-defer-length': '2' })).statusCode).toBe(400);
+  });
+
+  /** Exactly what filebrowser 2.31's front end sends: a bare POST, then tus-js-client resuming it. */
+  const legacyHeaders = { 'tus-resumable': '1.0.0' };
+  async function legacyUpload(name: string, data: Buffer, chunkSize: number) {
+    await t.app.services.settings.save({ ...t.app.services.settings.get(), tus: { chunkSize, retryCount: 5 } });
+    const created = await t.request(token, { method: 'POST', url: tusUrl(name, false) });
+    expect(created.statusCode).toBe(201);
+    const head = await t.request(token, { method: 'HEAD', url: tusUrl(name), headers: legacyHeaders });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['upload-offset']).toBe('0');
+    // Its client needs a number here; -1 never equals an offset, so it goes on sending.
+    expect(head.headers['upload-length']).toBe('-1');
+    const sizes: boolean[] = [];
+    for (let offset = 0; offset < data.length || offset === 0; offset += chunkSize) {
+      sizes.push(fs.existsSync(path.join(t.root, name)));
+      const response = await tus.patch(name, offset, data.subarray(offset, offset + chunkSize), legacyHeaders);
+      expect(response.statusCode).toBe(204);
+      expect(response.headers['upload-offset']).toBe(String(Math.min(data.length, offset + chunkSize)));
+      if (data.length === 0) break;
+    }
+    return sizes;
+  }
+
+  it("filebrowser 2.31's front end: a bare POST, then chunks at the settings' size; the short last one ends the upload", async () => {
+    const data = randomBytes(2500, 3);
+    const seenBefore = await legacyUpload('/legacy.bin', data, 1024);
+    expect(seenBefore).toEqual([false, false, false]);
+    expect(fileSha256(path.join(t.root, 'legacy.bin'))).toBe(sha256(data));
+    const head = await t.request(token, { method: 'HEAD', url: tusUrl('/legacy.bin'), headers: legacyHeaders });
+    expect([head.headers['upload-offset'], head.headers['upload-length']]).toEqual(['2500', '2500']);
+    expect(stagingFiles(t)).toHaveLength(0);
+  });
+
+  it("filebrowser 2.31's front end: an empty file is its one empty PATCH", async () => {
+    await legacyUpload('/legacy-empty.txt', Buffer.alloc(0), 1024);
+    expect(fs.readFileSync(path.join(t.root, 'legacy-empty.txt'), 'utf8')).toBe('');
   });
 });

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiPaths, TusHeaders, TusVersion, tusLocation } from '@burrow/protocol';
+import { ApiPaths, TusHeaders, TusVersion, statusLine, tusLocation } from '@burrow/protocol';
+import { AppError } from '../../errors.js';
 import { sendStatus } from '../../plugins/error-handler.js';
 import { decodePathComponent } from '../../storage/virtual-path.js';
 import { drainBody } from './body-writer.js';
-import { parseContentLength, parseOverride } from './tus-headers.js';
+import { DEFERRED_LENGTH, isLengthKnown, parseContentLength, parseOverride } from './tus-headers.js';
 import type { UploadsService } from './uploads.service.js';
 
 /** A rejected body is read and thrown away up to this size so the connection stays usable. */
@@ -28,7 +29,11 @@ async function settleBody(request: FastifyRequest, reply: FastifyReply): Promise
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 
-/** Errors leave through the error handler, but only after the unread body is dealt with. */
+/**
+ * Errors leave through the error handler, but only after the unread body is dealt with. A 413
+ * that says why (the disk cannot hold the upload) keeps its reason in the body, where tus
+ * clients show it, as 400s do.
+ */
 function settlingBody(handler: Handler): Handler {
   return async (request, reply) => {
     try {
@@ -36,9 +41,23 @@ function settlingBody(handler: Handler): Handler {
       return result;
     } catch (error) {
       await settleBody(request, reply);
+      if (error instanceof AppError && error.status === 413 && error.detail) {
+        return reply.code(413).header('content-type', 'text/plain; charset=utf-8').header('x-content-type-options', 'nosniff').send(`${statusLine(413)} (${error.detail})\n`);
+      }
       throw error;
     }
   };
+}
+
+/**
+ * The length headers of a HEAD. A deferred upload says so (tus 1.0); one created without any
+ * length header gets `Upload-Length: -1`, as filebrowser 2.31 answered: its client needs a number
+ * there, and -1 never equals an offset, so it goes on sending.
+ */
+function lengthHeaders(reply: FastifyReply, length: number): void {
+  if (isLengthKnown(length)) reply.header(TusHeaders.uploadLength, String(length));
+  else if (length === DEFERRED_LENGTH) reply.header(TusHeaders.uploadDeferLength, '1');
+  else reply.header(TusHeaders.uploadLength, '-1');
 }
 
 /** `/api/tus{path}`: the tus core subset, as tus-js-client and filebrowser's front end use it. */
@@ -58,6 +77,7 @@ export const tusRoutes: FastifyPluginAsync<{ uploads: UploadsService; baseURL: s
       settlingBody(async (request, reply) => {
         const created = await uploads.create(request.auth!.user, targetOf(request), {
           uploadLength: request.headers[TusHeaders.uploadLength],
+          deferLength: request.headers[TusHeaders.uploadDeferLength],
           override: parseOverride(request.query),
         });
         await settleBody(request, reply);
@@ -72,10 +92,8 @@ export const tusRoutes: FastifyPluginAsync<{ uploads: UploadsService; baseURL: s
       preHandler: app.requireUser,
       handler: settlingBody(async (request, reply) => {
         const progress = await uploads.status(request.auth!.user, targetOf(request));
-        reply
-          .header(TusHeaders.uploadOffset, String(progress.offset))
-          .header(TusHeaders.uploadLength, String(progress.length))
-          .header('cache-control', 'no-store');
+        reply.header(TusHeaders.uploadOffset, String(progress.offset)).header('cache-control', 'no-store');
+        lengthHeaders(reply, progress.length);
         return sendStatus(reply, 200);
       }),
     });
@@ -87,6 +105,7 @@ export const tusRoutes: FastifyPluginAsync<{ uploads: UploadsService; baseURL: s
         const progress = await uploads.append(request.auth!.user, targetOf(request), {
           contentType: request.headers['content-type'],
           uploadOffset: request.headers[TusHeaders.uploadOffset],
+          uploadLength: request.headers[TusHeaders.uploadLength],
           contentLength: parseContentLength(request.headers['content-length']),
           body: request.raw,
         });

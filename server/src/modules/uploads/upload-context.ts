@@ -28,6 +28,8 @@ export type UploadContext = {
   hooks?: UploadHooks;
   log: UploadsLog;
   maxLength: number;
+  /** The tus chunk size the settings give clients (a shorter PATCH body is an upload's last). */
+  chunkSize: () => number;
 };
 
 /** Lock key of one upload (writers, completion, cancellation and expiry all take it). */
@@ -54,7 +56,7 @@ export async function reconcileUpload(context: UploadContext, upload: UploadReco
     await discardUpload(context, upload);
     return undefined;
   }
-  if (size > upload.length) {
+  if (upload.length >= 0 && size > upload.length) {
     await context.staging.truncate(upload.stagingPath, upload.length);
     size = upload.length;
   }

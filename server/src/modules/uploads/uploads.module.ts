@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { DefaultTus } from '@burrow/protocol';
 import type { Services } from '../../app.js';
 import { createStagingArea } from './staging.js';
 import { createUploadLocks } from './upload-locks.js';
@@ -30,7 +31,18 @@ export function createUploads(services: UploadsDeps, options: UploadsOptions = {
     hooks: options.hooks ?? createHooks(services, { log: services.log }),
     log: services.log,
     maxLength: options.maxUploadLength ?? services.config.maxUploadSize,
+    chunkSize: () => services.settings.get().tus.chunkSize || DefaultTus.chunkSize,
   });
+}
+
+const running = new WeakMap<Services, UploadsService>();
+
+/**
+ * The app's one uploads service, for other modules whose uploads must share its locks, staging
+ * and sweep (file requests); undefined before the uploads module is registered.
+ */
+export function uploadsServiceOf(services: Services): UploadsService | undefined {
+  return running.get(services);
 }
 
 /**
@@ -39,6 +51,7 @@ export function createUploads(services: UploadsDeps, options: UploadsOptions = {
  */
 export const uploadsModule: FastifyPluginAsync<{ services: Services } & UploadsOptions> = async (app, { services, ...options }) => {
   const uploads = createUploads({ ...services, log: app.log }, options);
+  running.set(services, uploads);
   const stopSweeping = await uploads.startSweeping();
   app.addHook('onClose', async () => stopSweeping());
   await app.register(tusRoutes, { uploads, baseURL: services.config.baseURL });

@@ -13,6 +13,7 @@ export type UploadRecord = {
   /** Canonical virtual path inside the user's scope. */
   path: string;
   stagingPath: string;
+  /** Declared length; negative while it is not known yet (see `DEFERRED_LENGTH`). */
   length: number;
   offset: number;
   override: boolean;
@@ -88,6 +89,11 @@ export function createUploadsRepository(db: Db) {
 
     async setOffset(id: string, offset: number, updatedAt: number): Promise<void> {
       await db.updateTable('uploads').set({ offset, updated_at: updatedAt }).where('id', '=', id).execute();
+    },
+
+    /** Records the length of an upload created without one, once a client declares it. */
+    async setLength(id: string, length: number): Promise<void> {
+      await db.updateTable('uploads').set({ length }).where('id', '=', id).execute();
     },
 
     /** Records that the upload replaced its target; the staging file is gone. */

@@ -20,21 +20,28 @@ const quietLog = { info: () => undefined, warn: () => undefined, error: () => un
 const admin = async () => (await t.app.services.usersRepository.findById(1))!;
 
 describe('disk space', () => {
-  it('refuses an upload larger than the free space with 507 before writing anything', async () => {
+  it('refuses an upload larger than the free space with 413 before writing anything', async () => {
     const uploads = createUploads({ ...t.app.services, log: quietLog }, { maxUploadLength: Number.MAX_SAFE_INTEGER });
-    const free = await freeBytesAt(t.config.cacheDir);
+    const free = await freeBytesAt(t.root);
     const error = await uploads.create(await admin(), '/huge.bin', { uploadLength: String(free + 2 ** 30), override: false }).catch((caught: unknown) => caught);
-    expect((error as AppError).status).toBe(507);
+    expect((error as AppError).status).toBe(413);
     expect(stagingFiles(t)).toHaveLength(0);
     expect(await uploadRows(t)).toHaveLength(0);
   });
 
   const free = fs.statfsSync(process.env.TMPDIR ?? '/tmp');
   const reachable = free.bavail * free.bsize + 2 ** 30 <= DEFAULT_MAX_UPLOAD_LENGTH;
-  it.runIf(reachable)('answers 507 over HTTP when the length is allowed but the disk cannot hold it', async () => {
+  it.runIf(reachable)('answers 413 over HTTP, saying why, for a length past the free space of the root (less a margin)', async () => {
     const tus = tusClient(t, await t.login());
-    const length = (await freeBytesAt(t.config.cacheDir)) + 2 ** 30;
-    expect((await tus.create('/huge.bin', length)).statusCode).toBe(507);
+    for (const length of [(await freeBytesAt(t.root)) + 1, (await freeBytesAt(t.root)) - 1024]) {
+      const response = await tus.create('/huge.bin', length);
+      expect(response.statusCode).toBe(413);
+      expect(response.body).toBe('413 Request Entity Too Large (the upload is larger than the free space of its disk)\n');
+    }
+    expect(stagingFiles(t)).toHaveLength(0);
+    expect(await uploadRows(t)).toHaveLength(0);
+    expect(fs.readdirSync(t.root)).toEqual([]);
+    expect((await tus.create('/small.bin', 1024)).statusCode).toBe(201);
   });
 });
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { badRequest, conflict, forbidden, insufficientStorage, locked, notFound, payloadTooLarge } from '../../errors.js';
+import { badRequest, conflict, forbidden, locked, notFound, payloadTooLarge } from '../../errors.js';
 import type { Scope } from '../../storage/scoped-fs.js';
 import type { UserRecord } from '../users/users.model.js';
 import { OverLengthError, StagingWriter } from '../../storage/staging-writer.js';
@@ -10,8 +10,7 @@ import { receiveBody } from './body-writer.js';
 import { checkTarget, completeUpload, missingParents } from './upload-completion.js';
 import { discardUpload, pathLockKey, reconcileUpload, uploadLockKey, type UploadContext } from './upload-context.js';
 import { isFinished, type UploadRecord } from './uploads.repository.js';
-import { freeBytesAt } from './staging.js';
-import { checkPatchContentType, parseUploadLength, parseUploadOffset } from './tus-headers.js';
+import { checkPatchContentType, isLengthKnown, parseCreationLength, parseUploadLength, parseUploadOffset, UNDECLARED_LENGTH } from './tus-headers.js';
 import { createUploadSweeper } from './upload-sweeper.js';
 
 /** How long a DELETE waits for a PATCH of the same upload to notice its client went away. */
@@ -19,11 +18,22 @@ const TerminateLockWaitMs = 3000;
 
 type HeaderValue = string | string[] | undefined;
 
-export type CreateRequest = { uploadLength: HeaderValue; override: boolean };
-export type AppendRequest = { contentType: HeaderValue; uploadOffset: HeaderValue; contentLength: number | undefined; body: Readable };
+export type CreateRequest = { uploadLength: HeaderValue; deferLength?: HeaderValue; override: boolean };
+export type AppendRequest = { contentType: HeaderValue; uploadOffset: HeaderValue; uploadLength?: HeaderValue; contentLength: number | undefined; body: Readable };
+/** `length` is negative while the upload's length is not known (see `DEFERRED_LENGTH`). */
 export type UploadProgress = { offset: number; length: number };
 
 export type UploadsService = ReturnType<typeof createUploadsService>;
+
+/** Room always left on a filesystem by an upload: 64 MiB, or 1% of a filesystem under 6.4 GiB. */
+const FREE_SPACE_MARGIN = 64 * 1024 * 1024;
+
+/** Bytes an upload may take on the filesystem holding `dir`: what is available, less the margin. */
+async function roomAt(dir: string): Promise<number> {
+  const stats = await fsp.statfs(dir);
+  const margin = Math.min(FREE_SPACE_MARGIN, Math.floor((stats.blocks * stats.bsize) / 100));
+  return stats.bavail * stats.bsize - margin;
+}
 
 /**
  * Resumable uploads (the tus core subset). Bytes go to a private staging file; the target is
@@ -36,28 +46,50 @@ export function createUploadsService(context: UploadContext) {
   const sweeper = createUploadSweeper(context);
 
   /** The caller's upload for a path, after the scope gate and the `create` permission. */
-  async function findOwn(user: UserRecord, decodedPath: string): Promise<{ scope: Scope; virtual: string; isFolder: boolean; upload?: UploadRecord }> {
+  async function findOwn(user: UserRecord, decodedPath: string): Promise<{ scope: Scope; virtual: string; real: string; isFolder: boolean; upload?: UploadRecord }> {
     const scope = await scopes.forUser(user);
     const resolved = await scope.resolve(decodedPath, 'write');
     if (!user.perm.create) throw forbidden();
     const upload = await repository.findByUserPath(user.id, resolved.virtual);
-    return { scope, virtual: resolved.virtual, isFolder: Boolean(resolved.stat?.isDirectory()), upload };
+    return { scope, virtual: resolved.virtual, real: resolved.real, isFolder: Boolean(resolved.stat?.isDirectory()), upload };
   }
 
-  /** Refuses lengths the disks cannot hold: staging needs the room, and so does the target's
-   * filesystem when it is a different one (the bytes are then copied there at the end). */
+  /**
+   * Refuses, with 413 as tus clients understand it, a length the target's filesystem cannot hold
+   * with the margin left over; the staging filesystem needs the room too when it is another one.
+   * Nothing has been written yet at this point.
+   */
   async function checkFreeSpace(length: number, targetReal: string): Promise<void> {
-    if (length > (await staging.freeBytes())) throw insufficientStorage();
     const anchor = await nearestExisting(path.dirname(targetReal));
-    const stagingDevice = await staging.device();
-    if ((await fsp.stat(anchor)).dev !== stagingDevice && length > (await freeBytesAt(anchor))) throw insufficientStorage();
+    if (length > (await roomAt(anchor))) throw payloadTooLarge('the upload is larger than the free space of its disk');
+    if ((await fsp.stat(anchor)).dev !== (await staging.device()) && length > (await roomAt(staging.dir))) {
+      throw payloadTooLarge('the upload is larger than the free space for uploads in progress');
+    }
   }
 
-  async function writeBody(upload: UploadRecord, body: Readable, declaredBytes: number | undefined): Promise<number> {
+  /**
+   * Gives a deferred upload the length a PATCH declares (tus 1.0: once known it cannot change).
+   * The declared length must cover what has arrived and fit on the disk.
+   */
+  async function declareLength(upload: UploadRecord, value: HeaderValue, targetReal: string): Promise<UploadRecord> {
+    const length = parseUploadLength(value, context.maxLength);
+    if (isLengthKnown(upload.length)) {
+      if (length !== upload.length) throw badRequest('Upload-Length cannot change');
+      return upload;
+    }
+    if (length < upload.offset) throw badRequest('Upload-Length below the offset');
+    await checkFreeSpace(length - upload.offset, targetReal);
+    await repository.setLength(upload.id, length);
+    return { ...upload, length };
+  }
+
+  /** Appends a body to the staging file, never past `limit` bytes in all. */
+  async function writeBody(upload: UploadRecord, limit: number, body: Readable, declaredBytes: number | undefined): Promise<{ position: number; whole: boolean }> {
     const handle = await staging.openForWrite(upload.stagingPath);
-    const writer = new StagingWriter(handle, upload.offset, upload.length, { expectedBytes: declaredBytes ?? upload.length - upload.offset });
+    const writer = new StagingWriter(handle, upload.offset, limit, { expectedBytes: declaredBytes ?? limit - upload.offset });
+    let whole: boolean;
     try {
-      await receiveBody(body, writer);
+      whole = (await receiveBody(body, writer)) === 'complete';
     } catch (error) {
       // Roll the staging file back to a size that is a true offset: the start of this request
       // for an over-long body, the last byte really written after a disk error.
@@ -72,7 +104,7 @@ export function createUploadsService(context: UploadContext) {
       await handle.close();
     }
     await repository.setOffset(upload.id, writer.position, Date.now());
-    return writer.position;
+    return { position: writer.position, whole };
   }
 
   return {
@@ -84,10 +116,10 @@ export function createUploadsService(context: UploadContext) {
       const scope = await scopes.forUser(user);
       const target = await checkTarget(user, scope, decodedPath, request.override);
       await missingParents(scope, target);
-      const length = parseUploadLength(request.uploadLength, context.maxLength);
+      const length = parseCreationLength(request.uploadLength, request.deferLength, context.maxLength);
       // Cheap, and it brings the staging folder back if the cache folder was cleared meanwhile.
       await staging.prepare();
-      await checkFreeSpace(length, target.real);
+      if (isLengthKnown(length)) await checkFreeSpace(length, target.real);
 
       const releasePath = locks.tryAcquire(pathLockKey(user.id, target.virtual));
       if (!releasePath) throw locked();
@@ -147,11 +179,11 @@ export function createUploadsService(context: UploadContext) {
 
     /** PATCH: appends the body at `Upload-Offset`; completes the upload when it is full. */
     async append(user: UserRecord, decodedPath: string, request: AppendRequest): Promise<UploadProgress> {
-      const { scope, upload, isFolder } = await findOwn(user, decodedPath);
+      const { scope, real, upload, isFolder } = await findOwn(user, decodedPath);
       checkPatchContentType(request.contentType);
       const offset = parseUploadOffset(request.uploadOffset);
       if (!upload) throw notFound();
-      if (offset > upload.length) throw badRequest('offset beyond the upload length');
+      if (isLengthKnown(upload.length) && offset > upload.length) throw badRequest('offset beyond the upload length');
       if (isFolder) throw badRequest('target is a folder');
 
       const release = locks.tryAcquire(uploadLockKey(upload));
@@ -159,15 +191,32 @@ export function createUploadsService(context: UploadContext) {
       try {
         // Re-read under the lock: a POST or DELETE may have replaced it since the lookup.
         const stored = await repository.findById(upload.id);
-        const current = stored && (await reconcileUpload(context, stored));
-        if (!current) throw notFound();
-        if (offset !== current.offset) throw conflict();
-        const remaining = current.length - current.offset;
+        const reconciled = stored && (await reconcileUpload(context, stored));
+        if (!reconciled) throw notFound();
+        if (offset !== reconciled.offset) throw conflict();
+        if (isFinished(reconciled)) return { offset: reconciled.length, length: reconciled.length };
+        const current = request.uploadLength === undefined ? reconciled : await declareLength(reconciled, request.uploadLength, real);
+        const known = isLengthKnown(current.length);
+        // Until its length is known an upload may grow to the largest length allowed.
+        const limit = known ? current.length : context.maxLength;
+        const remaining = limit - current.offset;
         if (request.contentLength !== undefined && request.contentLength > remaining) throw payloadTooLarge();
-        if (isFinished(current)) return { offset: current.length, length: current.length };
 
-        const reached = remaining > 0 ? await writeBody(current, request.body, request.contentLength) : current.offset;
-        if (reached === current.length) await completeUpload(context, user, scope, { ...current, offset: reached });
+        const written = remaining > 0 ? await writeBody(current, limit, request.body, request.contentLength) : { position: current.offset, whole: true };
+        const reached = written.position;
+        if (known) {
+          if (reached === current.length) await completeUpload(context, user, scope, { ...current, offset: reached });
+          return { offset: reached, length: current.length };
+        }
+        // filebrowser 2.31's front end never tells the length: it sends every chunk at the size the
+        // settings give and only the last one shorter. A body that arrived whole and is shorter
+        // than that size therefore ends the upload (an empty file sends one empty body).
+        const sent = reached - current.offset;
+        if (current.length === UNDECLARED_LENGTH && written.whole && request.contentLength === sent && sent < context.chunkSize()) {
+          await repository.setLength(current.id, reached);
+          await completeUpload(context, user, scope, { ...current, length: reached, offset: reached });
+          return { offset: reached, length: reached };
+        }
         return { offset: reached, length: current.length };
       } finally {
         release();
