@@ -5,12 +5,12 @@ import { expect, test, waitForApp } from './fixtures';
 import { webDist } from './support/burrow-server';
 
 /**
- * Start-up JavaScript (what the login page needs) must stay under 150 KB. The files screen adds
- * the signed-in layout and its own chunk (windowed listing, selection, actions) and has a guard
- * of its own against growth: React, react-router, i18next and react-query alone take about
- * 124 KB of it, so it cannot reach the start-up budget while those are all on its first paint.
+ * Start-up JavaScript as the browser fetches it, per screen: the login page (122 KB) and the
+ * files screen, which adds the signed-in layout and its own chunk (windowed listing, selection,
+ * actions; 141 KB). React, react-dom, react-router and react-query take about 108 KB of it.
+ * The web suite's budget test holds the two screens' JavaScript and CSS together.
  */
-const Budgets = { login: 150 * 1000, files: 156 * 1000 };
+const Budgets = { login: 125 * 1000, files: 143 * 1000 };
 
 function gzippedSize(urlPath: string): number {
   const file = path.join(webDist, decodeURIComponent(urlPath.replace(/^.*?\/static\//, '')));
