@@ -7,8 +7,8 @@
 //
 // Needs a web build (`npm run build -w protocol && npm run build -w web`). Module sizes are the
 // minified bytes each module takes when the build has source maps (`npx vite build --sourcemap
-// hidden` in web/); otherwise the bundler's pre-minification module lengths, scaled to the chunk
-// (marked ≈).
+// hidden --outDir <folder>` in web/, then `--dist <folder>`); otherwise the bundler's
+// pre-minification module lengths, scaled to the chunk (marked ≈).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
