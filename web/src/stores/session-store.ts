@@ -1,6 +1,8 @@
 import { create } from 'zustand';
 import type { TokenUser } from '@burrow/protocol';
 import { renew, revokeToken } from '../api/auth';
+import { oidcLogout } from '../api/oidc';
+import { keepEndSessionUrl } from '../lib/sso-logout';
 import { configureHttpClient } from '../api/http-client';
 import { decodeToken } from '../lib/jwt';
 import { navigateTo } from '../lib/navigation';
@@ -92,7 +94,9 @@ export async function logout(reason?: string): Promise<void> {
   useDialogs.getState().closeAll();
   queryClient.clear();
   if (token && expiresAt !== null && expiresAt > Date.now()) {
-    await revokeToken(token).catch(() => undefined);
+    // With single sign-on the server also answers the provider's logout, which the login page offers.
+    if (settings.OIDC?.Enabled) await oidcLogout(token).then(keepEndSessionUrl, () => revokeToken(token).catch(() => undefined));
+    else await revokeToken(token).catch(() => undefined);
   }
   if (settings.NoAuth || settings.AuthMethod === 'proxy') {
     window.location.reload();

@@ -8,6 +8,7 @@ import { useAppSettings } from '../../stores/app-settings-store';
 import { usePageTitle } from '../use-page-title';
 import { RecaptchaWidget } from './recaptcha-widget';
 import { submitLogin, type LoginFailure } from './submit-login';
+import { SsoButton, SsoEndSession, useSsoLanding } from './sso-sign-in';
 import './login-screen.css';
 
 type CaptchaControls = { getResponse: () => string; reset: () => void };
@@ -22,6 +23,10 @@ export function LoginScreen() {
   const [passwordConfirm, setPasswordConfirm] = useState('');
   const [error, setError] = useState('');
   const [isBusy, setBusy] = useState(false);
+  // Single sign-on: with password sign-in kept for the break-glass admin, the form waits behind a link.
+  const sso = settings.OIDC?.Enabled ? settings.OIDC : undefined;
+  const ssoLanding = useSsoLanding();
+  const [isPasswordShown, setPasswordShown] = useState(!sso || sso.PasswordLogin);
   const captchaRef = useRef<CaptchaControls | null>(null);
   const handleCaptchaReady = useCallback((controls: CaptchaControls) => {
     captchaRef.current = controls;
@@ -38,7 +43,7 @@ export function LoginScreen() {
   const describeFailure = (failure: LoginFailure): string => {
     switch (failure.kind) {
       case 'wrongCredentials':
-        return t('login.wrongCredentials');
+        return sso && !sso.PasswordLogin ? t('login.sso.passwordOff') : t('login.wrongCredentials');
       case 'passwordsDontMatch':
         return t('login.passwordsDontMatch');
       case 'usernameTaken':
@@ -85,6 +90,17 @@ export function LoginScreen() {
           <h1 className="login__title">{name}</h1>
           <p className="login__subtitle">{isSignup ? t('login.signupSubtitle') : t('login.subtitle')}</p>
 
+          {sso && <SsoEndSession />}
+          {ssoLanding.error && !error && (
+            <p className="login__error" role="alert">
+              {ssoLanding.error}
+            </p>
+          )}
+          {ssoLanding.isCollecting && (
+            <p className="login__notice" role="status">
+              {t('login.sso.signingIn')}
+            </p>
+          )}
           {logoutReason && !error && (
             <p className="login__notice" role="status">
               {logoutReason === 'inactivity' ? t('login.logoutInactivity') : t('login.loggedOut')}
@@ -96,50 +112,66 @@ export function LoginScreen() {
             </p>
           )}
 
-          <label className="field">
-            <span className="field__label">{t('login.username')}</span>
-            <input
-              className="input"
-              name="username"
-              autoComplete="username"
-              autoCapitalize="off"
-              spellCheck={false}
-              autoFocus
-              value={username}
-              onChange={(event) => setUsername(event.target.value)}
-            />
-          </label>
-          <label className="field">
-            <span className="field__label">{t('login.password')}</span>
-            <input
-              className="input"
-              type="password"
-              name="password"
-              autoComplete={isSignup ? 'new-password' : 'current-password'}
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-          </label>
-          {isSignup && (
-            <label className="field">
-              <span className="field__label">{t('login.passwordConfirm')}</span>
-              <input
-                className="input"
-                type="password"
-                name="passwordConfirm"
-                autoComplete="new-password"
-                value={passwordConfirm}
-                aria-invalid={passwordConfirm !== '' && passwordConfirm !== password}
-                onChange={(event) => setPasswordConfirm(event.target.value)}
-              />
-            </label>
+          {sso && !isSignup && (
+            <>
+              <SsoButton label={sso.ButtonLabel} />
+              {isPasswordShown ? (
+                <p className="login__divider">{t('login.sso.or')}</p>
+              ) : (
+                <button type="button" className="login__link login__password-link" onClick={() => setPasswordShown(true)}>
+                  {t('login.sso.usePassword')}
+                </button>
+              )}
+            </>
           )}
+          {(isPasswordShown || isSignup) && (
+            <>
+              <label className="field">
+                <span className="field__label">{t('login.username')}</span>
+                <input
+                  className="input"
+                  name="username"
+                  autoComplete="username"
+                  autoCapitalize="off"
+                  spellCheck={false}
+                  autoFocus
+                  value={username}
+                  onChange={(event) => setUsername(event.target.value)}
+                />
+              </label>
+              <label className="field">
+                <span className="field__label">{t('login.password')}</span>
+                <input
+                  className="input"
+                  type="password"
+                  name="password"
+                  autoComplete={isSignup ? 'new-password' : 'current-password'}
+                  value={password}
+                  onChange={(event) => setPassword(event.target.value)}
+                />
+              </label>
+              {isSignup && (
+                <label className="field">
+                  <span className="field__label">{t('login.passwordConfirm')}</span>
+                  <input
+                    className="input"
+                    type="password"
+                    name="passwordConfirm"
+                    autoComplete="new-password"
+                    value={passwordConfirm}
+                    aria-invalid={passwordConfirm !== '' && passwordConfirm !== password}
+                    onChange={(event) => setPasswordConfirm(event.target.value)}
+                  />
+                </label>
+              )}
 
-          {hasCaptcha && <RecaptchaWidget siteKey={settings.ReCaptchaKey} theme={isDark ? 'dark' : 'light'} onReady={handleCaptchaReady} />}
+              {hasCaptcha && <RecaptchaWidget siteKey={settings.ReCaptchaKey} theme={isDark ? 'dark' : 'light'} onReady={handleCaptchaReady} />}
 
-          <button type="submit" className="button button--primary button--block" disabled={isBusy}>
-            {isSignup ? t('login.signupSubmit') : t('login.submit')}
-          </button>
+              <button type="submit" className="button button--primary button--block" disabled={isBusy}>
+                {isSignup ? t('login.signupSubmit') : t('login.submit')}
+              </button>
+            </>
+          )}
 
           {settings.Signup && (
             <p className="login__toggle">

@@ -9,6 +9,7 @@ import { CommandsCard } from './global/commands-card';
 import { DefaultsCard } from './global/defaults-card';
 import { GlobalCard } from './global/global-card';
 import { TrashCard } from './global/trash-card';
+import { OidcCard } from './global/oidc-card';
 import { draftFromSettings, settingsFromDraft, type SettingsDraft } from './global/settings-draft';
 import { SettingsLoadError, SettingsLoading } from './settings-states';
 import { SettingsPage } from './settings-page';
@@ -67,6 +68,7 @@ function GlobalSettingsForm({ settings }: { settings: Settings }) {
         onSave={save}
         isSaving={isSaving}
       />
+      <OidcCard />
       {enableExec && (
         <CommandsCard
           commandsText={draft.commandsText}
