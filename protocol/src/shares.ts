@@ -10,6 +10,18 @@ export const Share = Type.Object({
   hasPassword: Type.Optional(Type.Boolean()),
   /** Filled in for admins in `GET /api/shares`. */
   username: Type.Optional(Type.String()),
+  /** True for an upload-only link (a file request); the fields below come with it. */
+  uploadOnly: Type.Optional(Type.Boolean()),
+  /** Note shown to uploaders. */
+  note: Type.Optional(Type.String()),
+  /** Limits in bytes and files; 0 means none. */
+  maxFileSize: Type.Optional(Type.Integer()),
+  maxTotalSize: Type.Optional(Type.Integer()),
+  maxFiles: Type.Optional(Type.Integer()),
+  /** Files received through the link so far, their bytes, and when the last one came (Unix ms, 0 if none). */
+  receivedFiles: Type.Optional(Type.Integer()),
+  receivedBytes: Type.Optional(Type.Integer()),
+  lastReceivedAt: Type.Optional(Type.Integer()),
 });
 export type Share = Static<typeof Share>;
 
@@ -35,8 +47,38 @@ export const CreateShareRequest = Type.Object({
   password: Type.Optional(Type.String()),
   expires: Type.Optional(Type.Union([Type.String(), Type.Number()])),
   unit: Type.Optional(Type.String()),
+  /**
+   * Makes an upload-only link (a file request) for a folder: visitors can only add files to it,
+   * never list or read anything. Needs the `create` permission as well as `share`.
+   */
+  uploadOnly: Type.Optional(Type.Boolean()),
+  note: Type.Optional(Type.String()),
+  /** Largest file in bytes; 0 or absent means no limit. */
+  maxFileSize: Type.Optional(Type.Integer()),
+  /** Largest total of all files in bytes; 0 or absent means no limit. */
+  maxTotalSize: Type.Optional(Type.Integer()),
+  /** Most files the link accepts; 0 or absent means no limit. */
+  maxFiles: Type.Optional(Type.Integer()),
 });
 export type CreateShareRequest = Static<typeof CreateShareRequest>;
+
+/** Longest note on a file request (characters). */
+export const MaxFileRequestNoteLength = 2000;
+
+/**
+ * `GET /api/public/upload/{hash}`: what an uploader is told about a file request. `remaining*`
+ * are absent when the matching limit is not set.
+ */
+export const FileRequestInfo = Type.Object({
+  name: Type.String(),
+  note: Type.String(),
+  maxFileSize: Type.Integer(),
+  maxTotalSize: Type.Integer(),
+  maxFiles: Type.Integer(),
+  remainingFiles: Type.Optional(Type.Integer()),
+  remainingBytes: Type.Optional(Type.Integer()),
+});
+export type FileRequestInfo = Static<typeof FileRequestInfo>;
 
 export const MaxShareDuration = 2147483647;
 
@@ -55,12 +97,21 @@ export const MaxSharePasswordBytes = 1024;
  *
  * For a shared file the sub-path is ignored: the file itself is served. For protected links every
  * endpoint needs `?token=` (from the listing reply) or the `X-SHARE-PASSWORD` header, else 401.
+ *
+ * Upload-only links (file requests) answer 404 on all of the above, as a missing link does, and
+ * are used through `upload` instead:
+ *
+ * - `GET /api/public/upload/{hash}`: the request's note and limits (`FileRequestInfo`).
+ * - `POST /api/public/upload/{hash}`: tus creation; `Upload-Length` is required and the file name
+ *   comes from `Upload-Metadata` (`filename`). Answers 201 with `Location: .../{hash}/{id}`.
+ * - `HEAD|PATCH /api/public/upload/{hash}/{id}`: tus offset and append.
  */
 export const PublicSharePaths = {
   share: '/api/public/share',
   download: '/api/public/dl',
   preview: '/api/public/preview',
   subtitle: '/api/public/subtitle',
+  upload: '/api/public/upload',
 } as const;
 
 /** The query parameter carrying a protected link's token on download-like requests. */

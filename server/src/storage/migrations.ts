@@ -266,4 +266,32 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable('audit_log').execute();
     },
   },
+  '0010_file_requests': {
+    // Upload-only links (file requests): the link's kind, its limits (0 means none) and the note
+    // shown to uploaders; and one row per upload made through such a link, reserving its name and
+    // declared size from the moment it is created, so parallel uploads cannot pass the limits.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('shares').addColumn('upload_only', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('shares').addColumn('note', 'text', (col) => col.notNull().defaultTo('')).execute();
+      await db.schema.alterTable('shares').addColumn('max_file_size', 'bigint', (col) => col.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('shares').addColumn('max_total_size', 'bigint', (col) => col.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('shares').addColumn('max_files', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+      await db.schema
+        .createTable('file_request_uploads')
+        .addColumn('upload_id', 'varchar(64)', (col) => col.primaryKey())
+        .addColumn('share_hash', 'varchar(64)', (col) => col.notNull())
+        .addColumn('path', 'text', (col) => col.notNull())
+        .addColumn('length', 'bigint', (col) => col.notNull())
+        .addColumn('created_at', 'bigint', (col) => col.notNull())
+        .addColumn('finished_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('file_request_uploads_share').on('file_request_uploads').column('share_hash').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('file_request_uploads').execute();
+      for (const column of ['max_files', 'max_total_size', 'max_file_size', 'note', 'upload_only']) {
+        await db.schema.alterTable('shares').dropColumn(column).execute();
+      }
+    },
+  },
 };

@@ -52,6 +52,26 @@ export type SharesTable = {
   target_ino: string | null;
   /** Birth time of the target in nanoseconds, as decimal text; null where the filesystem keeps none. */
   target_birth: string | null;
+  /** 1 for an upload-only link (a file request). */
+  upload_only: Generated<number>;
+  /** Note shown to uploaders of a file request. */
+  note: Generated<string>;
+  /** File request limits in bytes or files; 0 means no limit. */
+  max_file_size: Generated<number>;
+  max_total_size: Generated<number>;
+  max_files: Generated<number>;
+};
+
+/** One upload made through a file request, from its creation (reserving name and size) on. */
+export type FileRequestUploadsTable = {
+  upload_id: string;
+  share_hash: string;
+  /** Virtual path in the owner's scope. */
+  path: string;
+  length: number;
+  created_at: number;
+  /** When the file was placed; null while in progress. */
+  finished_at: number | null;
 };
 
 export type UploadsTable = {
@@ -198,4 +218,5 @@ export type Database = {
   api_tokens: ApiTokensTable;
   audit_log: AuditLogTable;
   oidc_identities: OidcIdentitiesTable;
+  file_request_uploads: FileRequestUploadsTable;
 };

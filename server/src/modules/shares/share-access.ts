@@ -7,7 +7,7 @@ import { verifyPassword as realVerifyPassword } from '../auth/passwords.js';
 import type { UserRecord } from '../users/users.model.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import { looksLikeShareHash, tokensMatch } from './share-secrets.js';
-import { isExpired, isProtected, sameTarget, sharePathKey, type ShareRecord } from './shares.model.js';
+import { isExpired, isFileRequest, isProtected, sameTarget, sharePathKey, type FileRequestSettings, type ShareRecord } from './shares.model.js';
 import { targetIdentity } from './share-target.js';
 
 /** How long an item must have held a link's path before a mismatch retires the link for good. */
@@ -40,6 +40,18 @@ export type OpenShare = {
   name: string;
   /** Resolves a visitor's (decoded) sub-path inside the link; for file links always the file. */
   resolve(decodedSubPath: string): Promise<ResolvedPath>;
+};
+
+/** An opened file request: uploads go, as the owner, into `folder` of the owner's scope. */
+export type OpenRequest = {
+  share: ShareRecord;
+  request: FileRequestSettings;
+  owner: UserRecord;
+  /** The folder's virtual path in the owner's scope (no trailing slash). */
+  folder: string;
+  /** The folder's base name, shown to uploaders. */
+  name: string;
+  ownerScope: Scope;
 };
 
 export type ShareAccess = ReturnType<typeof createShareAccess>;
@@ -166,12 +178,32 @@ export function createShareAccess(deps: {
   }
 
   return {
-    /** Opens a link for a visitor, or throws 404 / 401 / 429 / 403. */
+    /**
+     * Opens a link for a visitor, or throws 404 / 401 / 429 / 403. An upload-only link (a file
+     * request) answers 404 here, before its password is asked for, exactly as a missing link:
+     * nothing can be read through it, and its kind is not told to whoever guesses hashes.
+     */
     async open(hash: string, credentials: ShareCredentials): Promise<OpenShare> {
       const { share, owner } = await findLive(hash);
+      if (isFileRequest(share)) throw notFound();
       await authorize(share, credentials);
       if (!canShare(owner)) throw forbidden();
       return openTarget(share, owner);
+    },
+
+    /**
+     * Opens an upload-only link for an uploader: 404 for anything else (a normal link included),
+     * then the password, then the owner must still have `share` and `create` (403), and the
+     * folder must still be the one the link was made for.
+     */
+    async openRequest(hash: string, credentials: ShareCredentials): Promise<OpenRequest> {
+      const { share, owner } = await findLive(hash);
+      if (!isFileRequest(share)) throw notFound();
+      await authorize(share, credentials);
+      if (!owner.perm.share || !owner.perm.create) throw forbidden();
+      const open = await openTarget(share, owner);
+      if (!open.isDir) throw notFound();
+      return { share, request: share.request, owner, folder: sharePathKey(share.path), name: open.name || 'files', ownerScope: await scopes.forUser(owner) };
     },
   };
 }

@@ -14,7 +14,21 @@ export type ShareRecord = {
   createdAt: number;
   /** Identity of the target when the link was made; absent for links made before it was kept. */
   target?: TargetIdentity;
+  /** Set for an upload-only link (a file request): visitors may only add files to the folder. */
+  request?: FileRequestSettings;
 };
+
+/** What a file request allows. Limits of 0 mean none. */
+export type FileRequestSettings = {
+  note: string;
+  maxFileSize: number;
+  maxTotalSize: number;
+  maxFiles: number;
+};
+
+export function isFileRequest(share: ShareRecord): share is ShareRecord & { request: FileRequestSettings } {
+  return share.request !== undefined;
+}
 
 /**
  * Which file or folder a link was made for: device and inode, as decimal text, and the birth

@@ -10,6 +10,11 @@ import { createDownloadsService } from '../downloads/downloads.service.js';
 import { createPreviewsService } from '../previews/previews.service.js';
 import { createThumbnailCache } from '../previews/thumbnail-cache.js';
 import { createVideoFrames } from '../previews/video-frame.js';
+import { createUploadsRepository } from '../uploads/uploads.repository.js';
+import { uploadsServiceOf } from '../uploads/uploads.module.js';
+import { createFileRequestsRepository } from './file-requests.repository.js';
+import { createFileRequests } from './file-requests.service.js';
+import { fileRequestsRoutes } from './file-requests.routes.js';
 
 /**
  * Share links: the authenticated API, the public endpoints, and the listeners that retire links
@@ -23,7 +28,8 @@ export const sharesModule: FastifyPluginAsync<{
 }> = async (app, { services, limits, verifyPassword }) => {
   const repository = createSharesRepository(services.db);
   const deps = { shares: repository, users: services.usersRepository, scopes: services.scopes };
-  const service = createSharesService(deps);
+  const fileRequestRows = createFileRequestsRepository(services.db);
+  const service = createSharesService({ ...deps, fileRequests: fileRequestRows });
   const access = createShareAccess({ ...deps, limits, verifyPassword });
   const lifecycle = createShareLifecycle(deps);
   const detach = lifecycle.attach(services.fileEvents, services.users);
@@ -41,4 +47,10 @@ export const sharesModule: FastifyPluginAsync<{
     videoFrames: createVideoFrames(),
   });
   await app.register(publicSharesRoutes, { access, previews });
+  // Upload-only links upload through the app's one uploads service (its locks, staging and sweep).
+  const uploads = uploadsServiceOf(services);
+  if (uploads) {
+    const requests = createFileRequests({ access, uploads, uploadRows: createUploadsRepository(services.db), repository: fileRequestRows });
+    await app.register(fileRequestsRoutes, { requests, baseURL: services.config.baseURL });
+  }
 };

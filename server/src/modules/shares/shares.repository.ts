@@ -13,6 +13,9 @@ function toRecord(row: Selectable<SharesTable>): ShareRecord {
     token: row.token,
     createdAt: Number(row.created_at),
     target: row.target_dev !== null && row.target_ino !== null ? { dev: row.target_dev, ino: row.target_ino, birth: row.target_birth ?? undefined } : undefined,
+    request: Number(row.upload_only)
+      ? { note: row.note, maxFileSize: Number(row.max_file_size), maxTotalSize: Number(row.max_total_size), maxFiles: Number(row.max_files) }
+      : undefined,
   };
 }
 
@@ -35,6 +38,11 @@ export function createSharesRepository(db: Db) {
           target_dev: share.target?.dev ?? null,
           target_ino: share.target?.ino ?? null,
           target_birth: share.target?.birth ?? null,
+          upload_only: share.request ? 1 : 0,
+          note: share.request?.note ?? '',
+          max_file_size: share.request?.maxFileSize ?? 0,
+          max_total_size: share.request?.maxTotalSize ?? 0,
+          max_files: share.request?.maxFiles ?? 0,
         })
         .execute();
     },
