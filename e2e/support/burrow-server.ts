@@ -81,6 +81,9 @@ export class BurrowServer {
   static async start(options: ServerOptions = {}): Promise<BurrowServer> {
     assertBuilt();
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-e2e-'));
+    // Commands run as an unprivileged user in a sandbox that looks the scope up from `/`: the
+    // folders above the root must let that user pass, as a server's data folder would.
+    fs.chmodSync(home, 0o755);
     const root = path.join(home, 'root');
     const database = path.join(home, 'burrow.db');
     fs.mkdirSync(root);

@@ -207,6 +207,16 @@ describe('command runner: running', () => {
     }
   });
 
+  it.skipIf(!asRoot)('says what to change when the sandbox user cannot reach the scope, and runs nothing', async () => {
+    const { token, base } = await setUp();
+    // A server root kept in a folder only root may enter, as a fresh temporary folder is.
+    fs.chmodSync(path.dirname(t!.root), 0o700);
+    const outcome = await session(`${base}/api/command/`, ['touch made'], { token });
+    expect(outcome.lines).toEqual([`Commands run as user ${SCOPE_OWNER}:${SCOPE_OWNER}, who cannot reach this folder. Make every folder above it searchable by that user, or set commandUser to its owner.`]);
+    expect(outcome.lines.join('')).not.toContain(t!.root);
+    expect(fs.existsSync(path.join(t!.root, 'work', 'made'))).toBe(false);
+  });
+
   it('skips blank frames and runs only the first command', async () => {
     const { token, base } = await setUp();
     const outcome = await session(`${base}/api/command/`, ['   ', 'echo first', 'touch second'], { token });

@@ -5,7 +5,7 @@ import type { Scopes } from '../../storage/scopes.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { UserRecord } from '../users/users.model.js';
 import { CommandRefusal, commandArgv } from './command-line.js';
-import { sandboxPathOf, type Sandbox, type SandboxRun } from './sandbox.js';
+import { sandboxPathOf, scopeUnreachable, type Sandbox, type SandboxRun } from './sandbox.js';
 
 export type PreparedCommand = SandboxRun;
 
@@ -46,6 +46,8 @@ export function createCommandsService(deps: { config: Config; settings: Settings
       // A folder reached through a followed external link is not in the sandbox.
       const inside = sandboxPathOf(scope.root, cwd);
       if (inside === undefined) throw new CommandRefusal(statusLine(403));
+      const unreachable = scopeUnreachable(config, scope.root);
+      if (unreachable) throw new CommandRefusal(unreachable);
       return { scopeRoot: scope.root, cwd: inside, argv, stdout: 'pipe' };
     },
   };

@@ -87,6 +87,44 @@ function idsFor(config: Pick<Config, 'commandUser'>, scope: fs.Stats): { uid: nu
   return { uid: NOBODY, gid: NOBODY };
 }
 
+/** Whether `ids` may pass through a folder with this owner and mode (supplementary groups are dropped). */
+function searchable(stat: fs.Stats, ids: { uid: number; gid: number }): boolean {
+  if (stat.uid === ids.uid) return (stat.mode & 0o100) !== 0;
+  if (stat.gid === ids.gid) return (stat.mode & 0o010) !== 0;
+  return (stat.mode & 0o001) !== 0;
+}
+
+/**
+ * Why a sandbox for this scope folder cannot start, or undefined when it can. bwrap looks the
+ * scope up as the sandbox's user, so when the server drops to another user every folder from `/`
+ * down to the scope must be searchable by that user; otherwise the start fails deep inside bwrap
+ * with a bare "Permission denied". Checked first, so the user is told what to change.
+ */
+export function scopeUnreachable(config: Pick<Config, 'commandUser'>, scopeRoot: string): string | undefined {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(scopeRoot);
+  } catch {
+    return undefined;
+  }
+  const ids = idsFor(config, stat);
+  if (!ids) return undefined;
+  let folder = scopeRoot;
+  const chain: string[] = [];
+  for (;;) {
+    chain.push(folder);
+    const parent = path.dirname(folder);
+    if (parent === folder) break;
+    folder = parent;
+  }
+  for (const step of chain.reverse()) {
+    if (!searchable(fs.statSync(step), ids)) {
+      return `Commands run as user ${ids.uid}:${ids.gid}, who cannot reach this folder. Make every folder above it searchable by that user, or set commandUser to its owner.`;
+    }
+  }
+  return undefined;
+}
+
 /** bwrap's options for the system part of the sandbox: /usr, the root's links into it, a few /etc files. */
 function systemMounts(): string[] {
   const args = ['--ro-bind', '/usr', '/usr'];
