@@ -1,3 +1,4 @@
+import diagnostics from 'node:diagnostics_channel';
 import type { FastifyReply } from 'fastify';
 import { ArchiveFormats, type ArchiveFormat } from '@burrow/protocol';
 import type { Scope } from '../../storage/scoped-fs.js';
@@ -19,6 +20,10 @@ const ARCHIVE_TYPES: Record<ArchiveFormat, string> = {
   tarzst: 'application/zstd',
 };
 
+/** Where archive streams are announced: `{ format, ended }` once when one starts (ended resolves when it is over), for monitoring. */
+export const archiveChannel = diagnostics.channel('burrow.archive');
+export type ArchiveAnnouncement = { format: ArchiveFormat; ended: Promise<void> };
+
 /**
  * Streams an archive of a folder, or of a selection inside it, as `/api/raw` does for folders.
  * `baseVirtual` is the requested folder in `scope`; `fileList` holds the decoded `files=`
@@ -36,5 +41,10 @@ export async function sendArchive(reply: FastifyReply, scope: Scope, baseVirtual
   reply.header('x-content-type-options', 'nosniff');
   reply.header('content-security-policy', RAW_CSP);
   if (reply.request.method === 'HEAD') return reply.send();
-  return reply.send(await createArchiveStream(scope, plan, format));
+  const stream = await createArchiveStream(scope, plan, format);
+  if (archiveChannel.hasSubscribers) {
+    const ended = new Promise<void>((resolve) => reply.raw.once('close', () => resolve()));
+    archiveChannel.publish({ format, ended } satisfies ArchiveAnnouncement);
+  }
+  return reply.send(stream);
 }

@@ -7,6 +7,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../storage/db.js';
 import { forbidden, notFound, unauthorized } from '../../errors.js';
 import { isTrustedProxy } from '../auth/proxy.js';
+import { archiveChannel, type ArchiveAnnouncement } from '../downloads/send-archive.js';
 import { createMetrics, type IndexStatus } from './metrics.js';
 
 export type MonitoringOptions = {
@@ -69,6 +70,17 @@ export const monitoringPlugin = fp<MonitoringOptions>(async (app, options) => {
       if (request.method === 'PATCH' && route.startsWith(ApiPaths.tus)) metrics.tusChunk(status);
       if (request.method === 'POST' && route === ApiPaths.login && status === 403) metrics.loginFailed();
     });
+  });
+
+  // Archives announce themselves on a diagnostics channel, so the downloads code knows nothing of metrics.
+  const onArchive = (message: unknown) => {
+    const { format, ended } = message as ArchiveAnnouncement;
+    metrics.archiveStarted(format);
+    void ended.then(() => metrics.archiveEnded());
+  };
+  archiveChannel.subscribe(onArchive);
+  app.addHook('onClose', async () => {
+    archiveChannel.unsubscribe(onArchive);
   });
 
   app.decorate('metrics', metrics);

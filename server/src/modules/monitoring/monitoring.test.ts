@@ -80,6 +80,21 @@ describe('/metrics', () => {
     expect(sample(text, 'burrow_rate_limited_total', { route: '/api/login' })).toBe(1);
   });
 
+  it('counts archive jobs by format, and none in progress once they are sent', async () => {
+    const { t, url } = await listening({ metrics: true });
+    const token = await t.login();
+    fs.mkdirSync(path.join(t.root, 'folder'));
+    fs.writeFileSync(path.join(t.root, 'folder', 'a.txt'), 'a');
+    for (const algo of ['zip', 'tar', 'targz']) {
+      const response = await fetch(`${url}/api/raw/folder?algo=${algo}`, { headers: { 'x-auth': token } });
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+    }
+    const text = await (await fetch(`${url}/metrics`)).text();
+    for (const format of ['zip', 'tar', 'targz']) expect(sample(text, 'burrow_archive_jobs_total', { format }), format).toBe(1);
+    expect(sample(text, 'burrow_archive_jobs_in_progress')).toBe(0);
+  });
+
   it('reports resumable uploads in progress and tus chunks', async () => {
     const { t, url } = await listening({ metrics: true });
     const token = await t.login();
