@@ -1,17 +1,22 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDavHarness, passwordOf, requireTool, type DavHarness } from './webdav.test-support.js';
 
 /** Runs litmus against a real listening server and returns its output. */
 function runLitmus(binary: string, url: string, username: string, password: string, suites: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, ['--keep-going', url, username, password], { env: { ...process.env, TESTS: suites }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // litmus writes debug.log and child.log where it runs: a folder of its own, removed afterwards.
+  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-litmus-'));
+  return new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+    const child = spawn(binary, ['--keep-going', url, username, password], { cwd, env: { ...process.env, TESTS: suites }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, output }));
-  });
+  }).finally(() => fs.rmSync(cwd, { recursive: true, force: true }));
 }
 
 /** Each suite's summary line: `<- summary for `basic': of 16 tests run: 16 passed, 0 failed. 100.0%`. */
