@@ -63,6 +63,7 @@ export const routes: RouteObject[] = [
                       { path: 'users', lazy: async () => ({ Component: (await import('./settings/users-screen')).UsersScreen }) },
                       { path: 'users/new', lazy: async () => ({ Component: (await import('./settings/user-screen')).UserScreen }) },
                       { path: 'users/:id', lazy: async () => ({ Component: (await import('./settings/user-screen')).UserScreen }) },
+                      { path: 'audit', lazy: async () => ({ Component: (await import('./settings/audit-screen')).AuditScreen }) },
                     ],
                   },
                 ],

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { useSession } from '../../stores/session-store';
 
-/** Profile always; shares with the share permission; global settings and users for admins. */
+/** Profile always; shares with the share permission; global settings, users and the audit log for admins. */
 export function SettingsMenu() {
   const { t } = useTranslation();
   const user = useSession((state) => state.user);
@@ -25,6 +25,9 @@ export function SettingsMenu() {
           </NavLink>
           <NavLink to="/settings/users" className={linkClass}>
             {t('settings.users')}
+          </NavLink>
+          <NavLink to="/settings/audit" className={linkClass}>
+            {t('settings.audit.title')}
           </NavLink>
         </>
       )}
