@@ -1,3 +1,4 @@
+/// <reference path="./oidc-provider.d.ts" />
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
@@ -28,9 +29,9 @@ export const OtherClient = { id: 'other-app', secret: 'other-client-secret-01234
  * loopback address so both `127.0.0.1` and `localhost` reach it. Its login form takes any
  * password for a known account; consent is granted without asking.
  */
-export async function startTestProvider(options: { redirectUris: string[]; postLogoutRedirectUris?: string[] }): Promise<TestProvider> {
+export async function startTestProvider(options: { redirectUris: string[]; postLogoutRedirectUris?: string[]; port?: number }): Promise<TestProvider> {
   const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '::', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '::', resolve));
   const port = (server.address() as AddressInfo).port;
   const issuer = `http://127.0.0.1:${port}`;
   const accounts = new Map<string, TestAccount>();

@@ -118,7 +118,7 @@ function OidcForm({ initial }: { initial: OidcSettings }) {
         {text('usernameClaim', t('settings.oidc.usernameClaim'), t('settings.oidc.usernameClaimHelp'))}
         {text('groupsClaim', t('settings.oidc.groupsClaim'), t('settings.oidc.groupsClaimHelp'))}
         {text('adminGroup', t('settings.oidc.adminGroup'), t('settings.oidc.adminGroupHelp'))}
-        {text('buttonLabel', t('settings.oidc.buttonLabel'), t('settings.oidc.buttonLabelHelp'), { placeholder: t('login.sso.button') })}
+        {text('buttonLabel', t('settings.oidc.buttonLabel'), t('settings.oidc.buttonLabelHelp'))}
       </div>
       <CheckboxField
         id="oidc-auto-create"
