@@ -13,13 +13,16 @@ export class ApiError extends Error {
   readonly code: ApiErrorCode;
   /** True when the request was aborted on purpose; callers usually ignore such errors. */
   readonly isCancel: boolean;
+  /** The answer's headers, when there was an answer (a login may carry a two-factor challenge). */
+  readonly headers?: Headers;
 
-  constructor(message: string, status: number, isCancel = false) {
+  constructor(message: string, status: number, isCancel = false, headers?: Headers) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = status === 0 ? 'no_connection' : codeForStatus(status);
     this.isCancel = isCancel;
+    this.headers = headers;
   }
 }
 

@@ -93,7 +93,7 @@ export async function request(path: string, options: RequestOptions = {}): Promi
     } catch {
       // The body could not be read; the status line below still explains the failure.
     }
-    const error = new ApiError(text || `${response.status} ${response.statusText}`.trim(), response.status);
+    const error = new ApiError(text || `${response.status} ${response.statusText}`.trim(), response.status, false, response.headers);
     if (response.status === 401 && useAuth && !options.ignoreUnauthorized) hooks.onUnauthorized();
     throw error;
   }

@@ -7,6 +7,7 @@ import type { ShareDeleteDialogProps } from './share-delete-dialog';
 import type { AbortUploadsDialogProps, UploadDialogProps } from './upload-dialog';
 import type { ShareDialogProps } from './share-dialog';
 import type { ConfirmDialogProps } from './confirm-dialog';
+import type { ApiTokenDialogProps } from './api-token-dialog';
 
 /** What every dialog receives besides its own props. */
 export type DialogControls = {
@@ -36,6 +37,7 @@ export type DialogPropsMap = {
   upload: UploadDialogProps;
   'upload-abort': AbortUploadsDialogProps;
   confirm: ConfirmDialogProps;
+  'api-token': ApiTokenDialogProps;
 } & FilesDialogPropsMap;
 
 export type DialogName = keyof DialogPropsMap;
@@ -54,5 +56,6 @@ export const dialogComponents: DialogComponents = {
   upload: lazy(() => import('./upload-dialog')),
   'upload-abort': lazy(() => import('./upload-dialog').then((module) => ({ default: module.AbortUploadsDialog }))),
   confirm: lazy(() => import('./confirm-dialog')),
+  'api-token': lazy(() => withTranslations(import('./api-token-dialog'), 'settings')),
   ...filesDialogComponents,
 };

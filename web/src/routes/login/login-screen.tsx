@@ -8,6 +8,7 @@ import { useAppSettings } from '../../stores/app-settings-store';
 import { usePageTitle } from '../use-page-title';
 import { RecaptchaWidget } from './recaptcha-widget';
 import { submitLogin, type LoginFailure } from './submit-login';
+import { TwoFactorLogin, type TwoFactorChallenge } from './two-factor-login';
 import { SsoButton, SsoEndSession, useSsoLanding } from './sso-sign-in';
 import './login-screen.css';
 
@@ -23,6 +24,7 @@ export function LoginScreen() {
   const [passwordConfirm, setPasswordConfirm] = useState('');
   const [error, setError] = useState('');
   const [isBusy, setBusy] = useState(false);
+  const [twoFactor, setTwoFactor] = useState<TwoFactorChallenge>();
   // Single sign-on: with password sign-in kept for the break-glass admin, the form waits behind a link.
   const sso = settings.OIDC?.Enabled ? settings.OIDC : undefined;
   const ssoLanding = useSsoLanding();
@@ -53,6 +55,7 @@ export function LoginScreen() {
       case 'rejected':
         return failure.message;
       case 'unexpected':
+      case 'twoFactor':
         return '';
     }
   };
@@ -73,7 +76,8 @@ export function LoginScreen() {
     // Success: the session is set and the guard moves on to the redirect target.
     if (!failure) return;
     captchaRef.current?.reset();
-    if (failure.kind === 'unexpected') void showError(failure.error);
+    if (failure.kind === 'twoFactor') setTwoFactor({ state: failure.state, challenge: failure.challenge });
+    else if (failure.kind === 'unexpected') void showError(failure.error);
     else setError(describeFailure(failure));
   };
 
@@ -81,6 +85,25 @@ export function LoginScreen() {
     setSignup((value) => !value);
     setError('');
   };
+
+  if (twoFactor) {
+    const backToPassword = (message?: string) => {
+      setTwoFactor(undefined);
+      setPassword('');
+      setError(message ?? '');
+    };
+    return (
+      <main className="login">
+        <div className="login__panel">
+          <div className="login__card card">
+            <img className="login__logo" src={`${settings.StaticURL}/img/logo.svg`} alt="" width={64} height={64} />
+            <h1 className="login__title">{name}</h1>
+            <TwoFactorLogin {...twoFactor} onCancel={backToPassword} />
+          </div>
+        </div>
+      </main>
+    );
+  }
 
   return (
     <main className="login">

@@ -2,6 +2,7 @@ import { MinimumLengthPattern } from '@burrow/protocol/constants';
 import { login, signup } from '../../api/auth';
 import { isApiError } from '../../api/api-error';
 import { setSessionToken } from '../../stores/session-store';
+import { TwoFactorHeaders, type TwoFactorLoginState } from '@burrow/protocol/two-factor-constants';
 
 export type LoginInput = {
   username: string;
@@ -19,6 +20,8 @@ export type LoginFailure =
   | { kind: 'usernameTaken' }
   | { kind: 'passwordTooShort'; minimum: number }
   | { kind: 'rejected'; message: string }
+  /** A right password for an account with two-factor: a code (or an enrolment) completes it. */
+  | { kind: 'twoFactor'; state: TwoFactorLoginState; challenge: string }
   | { kind: 'unexpected'; error: unknown };
 
 /**
@@ -35,6 +38,11 @@ export async function submitLogin(input: LoginInput): Promise<LoginFailure | und
   } catch (error) {
     if (!isApiError(error)) return { kind: 'unexpected', error };
     if (error.code === 'conflict') return { kind: 'usernameTaken' };
+    if (error.code === 'unauthorized') {
+      const state = error.headers?.get(TwoFactorHeaders.state);
+      const challenge = error.headers?.get(TwoFactorHeaders.challenge);
+      if ((state === 'required' || state === 'enrol') && challenge) return { kind: 'twoFactor', state, challenge };
+    }
     if (error.code === 'forbidden') return { kind: 'wrongCredentials' };
     if (error.code === 'bad_request') {
       const match = MinimumLengthPattern.exec(error.message);

@@ -9,6 +9,7 @@ import { CommandsCard } from './global/commands-card';
 import { DefaultsCard } from './global/defaults-card';
 import { GlobalCard } from './global/global-card';
 import { TrashCard } from './global/trash-card';
+import { TwoFactorPolicyCard } from './security/two-factor-admin';
 import { OidcCard } from './global/oidc-card';
 import { draftFromSettings, settingsFromDraft, type SettingsDraft } from './global/settings-draft';
 import { SettingsLoadError, SettingsLoading } from './settings-states';
@@ -69,6 +70,7 @@ function GlobalSettingsForm({ settings }: { settings: Settings }) {
         isSaving={isSaving}
       />
       <OidcCard />
+      <TwoFactorPolicyCard />
       {enableExec && (
         <CommandsCard
           commandsText={draft.commandsText}

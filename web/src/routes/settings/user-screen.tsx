@@ -18,6 +18,7 @@ import { SettingsCard } from './settings-card';
 import { SettingsLoadError, SettingsLoading } from './settings-states';
 import { SettingsPage } from './settings-page';
 import { useSaveAction } from './use-save-action';
+import { UserTwoFactorCard } from './security/two-factor-admin';
 
 type EditorProps =
   | { mode: 'new'; defaults: UserDefaults; canCreateHome: boolean }
@@ -158,7 +159,12 @@ function EditUser({ id }: { id: number }) {
   const query = useQuery({ queryKey: userQueryKey(id), queryFn: ({ signal }) => getUser(id, signal), staleTime: 0 });
   if (query.isPending) return <SettingsLoading />;
   if (query.isError) return <SettingsLoadError error={query.error} />;
-  return <UserEditor key={id} mode="edit" user={query.data} />;
+  return (
+    <div className="settings__cards">
+      <UserEditor key={id} mode="edit" user={query.data} />
+      <UserTwoFactorCard userId={id} username={query.data.username} />
+    </div>
+  );
 }
 
 /** /settings/users/new and /settings/users/{id}. */
