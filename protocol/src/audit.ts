@@ -19,7 +19,7 @@ export const AuditEntry = Type.Object({
   /** The second path of moves, renames and copies ('' otherwise). */
   destination: Type.String(),
   outcome: Type.Union(AuditOutcomes.map((outcome) => Type.Literal(outcome))),
-  /** The HTTP status of the answer, or 0 where there was none (file events outside requests). */
+  /** The HTTP status of the answer; 0 for file changes and commands, recorded as they happen rather than from an answer. */
   status: Type.Integer(),
   /** Small structured facts about the action; never secrets. */
   details: Type.Record(Type.String(), Type.Unknown()),

@@ -3,11 +3,12 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CommandMessages } from '@burrow/protocol';
+import { CommandCloseCodes, CommandMessages } from '@burrow/protocol';
 import { authPlugin } from '../../plugins/auth.js';
 import { errorHandlerPlugin } from '../../plugins/error-handler.js';
 import { createTestApp, loginAs, makeUser, type TestApp } from '../../test-support/app.js';
 import { commandsModule, type CommandsOptions } from './commands.module.js';
+import { auditOf } from '../audit/audit.module.js';
 
 const ALLOWED = ['ls', 'pwd', 'echo', 'sleep', 'sh', 'touch', 'yes', 'no-such-program-here'];
 
@@ -382,5 +383,29 @@ describe('command runner: limits', () => {
     await first;
     expect(tree.map((entry) => entry.name)).toContain('sleep');
     expect(await until(() => tree.every((entry) => !isAlive(entry.pid)), 5_000)).toBe(true);
+  });
+});
+
+describe('the audit log', () => {
+  it('records each run with the program, the folder and how it ended, never the rest of the line', async () => {
+    const { token, base } = await setUp();
+    expect((await session(`${base}/api/command/sub`, ['echo secret-argument-42'], { token })).code).toBe(CommandCloseCodes.success);
+    expect((await session(`${base}/api/command/`, ['sh -c "exit 3"'], { token })).code).toBe(CommandCloseCodes.failed);
+    expect((await session(`${base}/api/command/`, ['rm -rf secret-target-77'], { token })).code).toBe(CommandCloseCodes.refused);
+
+    await auditOf(t!.app.services)!.flush();
+    const rows = await t!.app.services.db.selectFrom('audit_log').selectAll().where('action', '=', 'command.run').orderBy('id').execute();
+    const entries = rows.map((row) => ({ username: row.username, path: row.path, outcome: row.outcome, client: row.client, details: JSON.parse(row.details) as Record<string, unknown> }));
+    expect(entries).toEqual([
+      { username: 'runner', path: '/sub', outcome: 'ok', client: '127.0.0.1', details: expect.objectContaining({ end: 'exited', exitCode: 0 }) },
+      { username: 'runner', path: '/', outcome: 'failed', client: '127.0.0.1', details: expect.objectContaining({ end: 'exited', exitCode: 3 }) },
+      { username: 'runner', path: '/', outcome: 'denied', client: '127.0.0.1', details: { refused: true } },
+    ]);
+    expect(String(entries[0]!.details.program)).toMatch(/echo$/);
+    expect(String(entries[1]!.details.program)).toMatch(/sh$/);
+    const table = JSON.stringify(rows);
+    expect(table).not.toContain('secret-argument-42');
+    expect(table).not.toContain('secret-target-77');
+    expect(table).not.toContain(token);
   });
 });
