@@ -206,6 +206,31 @@ describe('what the audit log records', () => {
   });
 });
 
+describe('what the audit log records from other modules', () => {
+  it('API tokens created and revoked (by name and id, never the secret), two-factor resets and WebDAV writes', async () => {
+    const created = await t.request(admin, { method: 'POST', url: '/api/tokens', payload: { name: 'backup job', preset: 'readOnly' } });
+    expect(created.statusCode, created.body).toBe(201);
+    const { id, token } = created.json() as { id: string; token: string };
+    expect((await t.request(admin, { method: 'DELETE', url: `/api/tokens/${id}` })).statusCode).toBeLessThan(300);
+    await makeUser(t, { username: 'dana' });
+    const dana = (await t.app.services.usersRepository.findByUsername('dana'))!;
+    expect((await t.request(admin, { method: 'DELETE', url: `/api/users/${dana.id}/two-factor` })).statusCode).toBeLessThan(300);
+
+    const basic = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
+    expect((await t.app.inject({ method: 'MKCOL', url: '/dav/webdav-folder', headers: { authorization: basic } })).statusCode).toBe(201);
+    expect((await t.app.inject({ method: 'PUT', url: '/dav/webdav-folder/note.txt', headers: { authorization: basic }, payload: 'dav' })).statusCode).toBe(201);
+
+    expect(await find('token.create')).toMatchObject({ username: 'admin', outcome: 'ok', details: { name: 'backup job' } });
+    expect(await find('token.revoke')).toMatchObject({ username: 'admin', outcome: 'ok', details: { id } });
+    expect(await find('twofactor.reset')).toMatchObject({ username: 'admin', details: { target: 'dana', targetId: dana.id } });
+    expect(await find('file.mkdir', (entry) => entry.path === '/webdav-folder')).toMatchObject({ details: { via: 'webdav' } });
+    expect(await find('file.upload', (entry) => entry.path === '/webdav-folder/note.txt')).toMatchObject({ username: 'admin', details: { via: 'webdav' } });
+    const table = await wholeTable();
+    expect(table).not.toContain(token);
+    expect(table).not.toContain(ADMIN_PASSWORD);
+  });
+});
+
 describe('GET /api/audit', () => {
   async function seed(count: number): Promise<void> {
     const service = auditOf(t.app.services)!;
