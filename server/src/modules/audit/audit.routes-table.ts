@@ -157,9 +157,12 @@ const hasSharePassword = (request: FastifyRequest) => {
 
 const login: RouteRule = {
   action: 'auth.login',
-  describe: ({ request }) => {
+  describe: ({ request, reply }) => {
     const username = text(jsonBody(request).username) ?? '';
-    return { actor: { id: null, username }, details: {} };
+    // A right password of an account with two-factor codes answers 401 with the next step named
+    // (the two-factor module's state header); the entry says so, and the code step is recorded apart.
+    const secondFactor = reply.getHeader('x-burrow-two-factor');
+    return { actor: { id: null, username }, details: typeof secondFactor === 'string' ? { secondFactor } : {} };
   },
 };
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { generate } from 'otplib';
 import type { AuditEntry, AuditPage } from '@burrow/protocol';
 import { ADMIN_PASSWORD, createTestApp, loginAs, makeUser, type TestApp } from '../../test-support/app.js';
 import { auditOf } from './audit.module.js';
@@ -228,6 +229,29 @@ describe('what the audit log records from other modules', () => {
     const table = await wholeTable();
     expect(table).not.toContain(token);
     expect(table).not.toContain(ADMIN_PASSWORD);
+  });
+});
+
+describe('two-factor codes', () => {
+  it('enrolment, a login waiting for its code and turning codes off, never the secret or a code', async () => {
+    await makeUser(t, { username: 'erin' });
+    const session = await loginAs(t, 'erin');
+    const code = (secret: string) => generate({ secret, epoch: Math.floor(Date.now() / 1000) });
+    const { secret } = (await t.request(session, { method: 'POST', url: '/api/two-factor/enrol' })).json() as { secret: string };
+    const firstCode = await code(secret);
+    const confirmed = await t.request(session, { method: 'POST', url: '/api/two-factor/confirm', payload: { code: firstCode } });
+    expect(confirmed.statusCode).toBe(200);
+    const { recoveryCodes } = confirmed.json() as { recoveryCodes: string[] };
+    const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { username: 'erin', password: 'erin-password-1' } });
+    expect(login.statusCode).toBe(401);
+    const disabled = await t.request(session, { method: 'POST', url: '/api/two-factor/disable', payload: { code: recoveryCodes[0] } });
+    expect(disabled.statusCode).toBeLessThan(300);
+
+    expect(await find('twofactor.enrol')).toMatchObject({ username: 'erin', outcome: 'ok' });
+    expect(await find('auth.login', (entry) => entry.username === 'erin' && entry.status === 401)).toMatchObject({ details: { secondFactor: 'required' } });
+    expect(await find('twofactor.disable')).toMatchObject({ username: 'erin', outcome: 'ok' });
+    const table = await wholeTable();
+    for (const secretText of [secret, firstCode, ...recoveryCodes, String(login.headers['x-burrow-two-factor-challenge'])]) expect(table).not.toContain(secretText);
   });
 });
 
