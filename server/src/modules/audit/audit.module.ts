@@ -23,6 +23,19 @@ export function auditOf(services: Services): AuditService | undefined {
   return running.get(services);
 }
 
+/** The user named in a session token's claims (unverified: the server has just signed it). */
+function tokenUser(token: string): { id: number; username: string } | undefined {
+  const parts = token.trim().split('.');
+  if (parts.length !== 3) return undefined;
+  try {
+    const claims = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as { user?: { id?: unknown; username?: unknown } };
+    const { id, username } = claims.user ?? {};
+    return typeof id === 'number' && typeof username === 'string' ? { id, username } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A file event as an audit action; `route` is the pattern of the request that caused it. */
 function actionOf(event: FileEvent, route: string | undefined): AuditAction {
   const restoring = route?.endsWith('/restore') === true && route.startsWith('/api/trash');
@@ -82,6 +95,17 @@ export const auditModule = fp<{ services: Services; sweepIntervalMs?: number }>(
       .finally(enter);
   });
 
+  /** Who a sign-in step's answer was issued to, read from the token's claims (the token itself is never kept). */
+  const issuedTo = new WeakMap<FastifyRequest, { id: number; username: string }>();
+  app.addHook('onSend', async (request, reply, payload) => {
+    const rule = RouteRules[`${request.method} ${request.routeOptions.url}`];
+    if (rule?.actorFromToken && reply.statusCode < 400 && typeof payload === 'string') {
+      const user = tokenUser(payload);
+      if (user) issuedTo.set(request, user);
+    }
+    return payload;
+  });
+
   app.addHook('onResponse', async (request, reply) => {
     const rule = RouteRules[`${request.method} ${request.routeOptions.url}`];
     if (!rule) return;
@@ -93,6 +117,7 @@ export const auditModule = fp<{ services: Services; sweepIntervalMs?: number }>(
     const described = rule.describe?.({ request, reply, before: found.get(request), services, ok }) ?? {};
     let actor: AuditActor = rule.anonymous ? AnonymousActor : actorOf(request);
     if (described.actor) actor = described.actor;
+    actor = issuedTo.get(request) ?? actor;
     // A login names who tried; when it worked, the account it opened.
     if (actor !== AnonymousActor && actor.id === null && actor.username && ok) {
       const user = await services.usersRepository.findByUsername(actor.username).catch(() => undefined);

@@ -18,6 +18,8 @@ export type RouteRule = {
   failuresOnly?: boolean;
   /** Unauthenticated refusals (401 without a user) of this route are noise, not recorded. */
   skipAnonymousRefusals?: boolean;
+  /** Sign-in steps that answer a session token: the actor is the user it was issued to. */
+  actorFromToken?: boolean;
   /** Public share routes: the actor is the anonymous visitor. */
   anonymous?: boolean;
   /** Recorded only when this holds (for example a password was sent). */
@@ -192,8 +194,8 @@ export const RouteRules: Record<string, RouteRule> = {
   [`POST ${ApiPaths.login}`]: login,
   [`POST ${ApiPaths.logout}`]: { action: 'auth.logout' },
   // The second step of a login with two-factor codes (when that module is present).
-  'POST /api/login/two-factor': { action: 'auth.login', describe: () => ({ details: { step: 'two-factor' } }) },
-  'POST /api/oidc/session': { action: 'auth.login', describe: () => ({ details: { via: 'oidc' } }) },
+  'POST /api/login/two-factor': { action: 'auth.login', actorFromToken: true, describe: () => ({ details: { step: 'two-factor' } }) },
+  'POST /api/oidc/session': { action: 'auth.login', actorFromToken: true, describe: () => ({ details: { via: 'oidc' } }) },
 
   [`POST ${ApiPaths.resources}`]: resourceRule,
   [`POST ${ApiPaths.resources}/*`]: resourceRule,
@@ -229,7 +231,7 @@ export const RouteRules: Record<string, RouteRule> = {
 
   // Two-factor codes and API tokens (when those modules are present).
   'POST /api/two-factor/confirm': { action: 'twofactor.enrol' },
-  'POST /api/login/two-factor/confirm': { action: 'twofactor.enrol', describe: () => ({ details: { atLogin: true } }) },
+  'POST /api/login/two-factor/confirm': { action: 'twofactor.enrol', actorFromToken: true, describe: () => ({ details: { atLogin: true } }) },
   'POST /api/two-factor/disable': { action: 'twofactor.disable' },
   'DELETE /api/users/:id/two-factor': { action: 'twofactor.reset', before: userName, describe: ({ before }) => ({ details: userTarget(before) }) },
   'POST /api/tokens': { action: 'token.create', describe: ({ request }) => ({ details: { name: text(jsonBody(request).name) ?? '' } }) },

@@ -244,14 +244,18 @@ describe('two-factor codes', () => {
     const { recoveryCodes } = confirmed.json() as { recoveryCodes: string[] };
     const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { username: 'erin', password: 'erin-password-1' } });
     expect(login.statusCode).toBe(401);
+    const challenge = String(login.headers['x-burrow-two-factor-challenge']);
+    const secondStep = await t.app.inject({ method: 'POST', url: '/api/login/two-factor', payload: { challenge, code: recoveryCodes[1] } });
+    expect(secondStep.statusCode, secondStep.body).toBe(200);
     const disabled = await t.request(session, { method: 'POST', url: '/api/two-factor/disable', payload: { code: recoveryCodes[0] } });
     expect(disabled.statusCode).toBeLessThan(300);
 
     expect(await find('twofactor.enrol')).toMatchObject({ username: 'erin', outcome: 'ok' });
     expect(await find('auth.login', (entry) => entry.username === 'erin' && entry.status === 401)).toMatchObject({ details: { secondFactor: 'required' } });
+    expect(await find('auth.login', (entry) => entry.details.step === 'two-factor')).toMatchObject({ username: 'erin', userId: expect.any(Number), outcome: 'ok' });
     expect(await find('twofactor.disable')).toMatchObject({ username: 'erin', outcome: 'ok' });
     const table = await wholeTable();
-    for (const secretText of [secret, firstCode, ...recoveryCodes, String(login.headers['x-burrow-two-factor-challenge'])]) expect(table).not.toContain(secretText);
+    for (const secretText of [secret, firstCode, ...recoveryCodes, challenge, secondStep.body]) expect(table).not.toContain(secretText);
   });
 });
 
