@@ -119,12 +119,14 @@ export default function ApiTokenDialog({ onCreated, onClose }: ApiTokenDialogPro
       </div>
       <fieldset className="form-fieldset">
         <legend className="form-fieldset__legend">{t('settings.tokens.permissions')}</legend>
-        {presets.map(([value, label]) => (
-          <label key={value} className="check-field__row">
-            <input type="radio" className="check-field__box" name="api-token-preset" value={value} checked={preset === value} onChange={() => setPreset(value)} />
-            <span className="check-field__label">{label}</span>
-          </label>
-        ))}
+        <div className="api-token__presets">
+          {presets.map(([value, label]) => (
+            <label key={value} className="check-field__row">
+              <input type="radio" className="check-field__box" name="api-token-preset" value={value} checked={preset === value} onChange={() => setPreset(value)} />
+              <span className="check-field__label">{label}</span>
+            </label>
+          ))}
+        </div>
         {preset === 'custom' && (
           <div className="form-fieldset__grid">
             {offered.map((key) => (
