@@ -19,6 +19,8 @@ export type NewShare = {
   unit: ShareUnit;
   /** Empty for a link without password. */
   password: string;
+  /** Makes an upload-only link (a file request) with this note and these limits (0: none). */
+  request?: { note: string; maxFileSize: number; maxTotalSize: number; maxFiles: number };
 };
 
 /**
@@ -28,7 +30,8 @@ export type NewShare = {
 export function createShare(path: string, share: NewShare): Promise<Share> {
   const expires = String(share.expires);
   const query = `?expires=${encodeURIComponent(expires)}&unit=${encodeURIComponent(share.unit)}`;
-  const body = share.password ? { password: share.password, expires, unit: share.unit } : { expires, unit: share.unit };
+  const base = share.password ? { password: share.password, expires, unit: share.unit } : { expires, unit: share.unit };
+  const body = share.request ? { ...base, uploadOnly: true, ...share.request } : base;
   return requestJson<Share>(ApiPaths.share + encodePath(path) + query, { method: 'POST', body });
 }
 

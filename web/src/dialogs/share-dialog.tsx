@@ -7,6 +7,9 @@ import { createShare, deleteShare, fetchLinks, shareLinkUrl } from '../api/share
 import { isApiError } from '../api/api-error';
 import { copyLink } from '../components/share/copy-link';
 import { ShareFormFields, type ShareFormValues } from '../components/share/share-form-fields';
+import { FileRequestFields } from '../components/share/file-request-fields';
+import { emptyFileRequestForm, readFileRequestForm, type FileRequestFormValues } from '../components/share/file-request-limits';
+import { useSession } from '../stores/session-store';
 import { ShareLinkList } from '../components/share/share-link-list';
 import { DefaultShareUnit, MaxDuration, parseDuration, sortLinks } from '../components/share/share-links';
 import { currentLocaleTag } from '../i18n/i18n';
@@ -48,6 +51,11 @@ export default function ShareDialog({ item, onClose }: ShareDialogProps & Dialog
   const [chosenView, setChosenView] = useState<'list' | 'form'>();
   const [form, setForm] = useState<ShareFormValues>(emptyForm);
   const [durationError, setDurationError] = useState('');
+  const [requestForm, setRequestForm] = useState<FileRequestFormValues>(emptyFileRequestForm);
+  const [requestInvalid, setRequestInvalid] = useState<keyof FileRequestFormValues>();
+  // Upload-only links are for folders the user may add files to.
+  const canCreate = useSession((state) => state.user?.perm.create ?? false);
+  const canRequestUploads = item.isDir && canCreate;
   const [isBusy, setBusy] = useState(false);
   // The element to focus once the next view is on screen (the one holding focus may be gone).
   const [focusId, setFocusId] = useState<string>();
@@ -84,11 +92,26 @@ export default function ShareDialog({ item, onClose }: ShareDialogProps & Dialog
       return;
     }
     setDurationError('');
+    let request: ReturnType<typeof readFileRequestForm> | undefined;
+    if (canRequestUploads && requestForm.uploadOnly) {
+      request = readFileRequestForm(requestForm);
+      if ('invalid' in request) {
+        setRequestInvalid(request.invalid);
+        return;
+      }
+    }
+    setRequestInvalid(undefined);
     setBusy(true);
     try {
-      const created = await createShare(item.path, { expires: duration, unit: form.unit, password: form.password.trim() });
+      const created = await createShare(item.path, {
+        expires: duration,
+        unit: form.unit,
+        password: form.password.trim(),
+        request: request && 'limits' in request ? request.limits : undefined,
+      });
       storeLinks((current) => [...current.filter((link) => link.hash !== created.hash), created]);
       setForm(emptyForm);
+      setRequestForm(emptyFileRequestForm);
       setChosenView('list');
       setFocusId(`${idPrefix}-${created.hash}-copy`);
     } catch (error) {
@@ -203,6 +226,7 @@ export default function ShareDialog({ item, onClose }: ShareDialogProps & Dialog
       }
     >
       <ShareFormFields durationId={durationId} values={form} onChange={setForm} durationError={durationError} />
+      {canRequestUploads && <FileRequestFields values={requestForm} onChange={setRequestForm} invalid={requestInvalid} />}
     </DialogFrame>
   );
 }

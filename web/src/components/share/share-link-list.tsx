@@ -2,6 +2,7 @@ import type { Share } from '@burrow/protocol';
 import { Copy, KeyRound, Trash2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { formatAbsolute, formatRelative } from '../../lib/format-date';
+import { FileRequestMark } from './file-request-mark';
 import './share-link-list.css';
 
 type ShareLinkListProps = {
@@ -45,6 +46,7 @@ export function ShareLinkList({ links, urlOf, locale, onCopy, onDelete, idPrefix
                   t('shareDialog.permanent')
                 )}
               </span>
+              <FileRequestMark link={link} locale={locale} />
             </div>
             <button
               type="button"

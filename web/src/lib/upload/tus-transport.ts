@@ -37,6 +37,10 @@ export type TusEndpointOptions = {
   onProgress: (sentBytes: number) => void;
   onSuccess: () => void;
   onError: (error: Error) => void;
+  /** Headers sent with every request (a file request's password). */
+  headers?: Record<string, string>;
+  /** tus `Upload-Metadata` (a file request takes the file name from it). */
+  metadata?: Record<string, string>;
 };
 
 /** The tus-js-client options for one upload. */
@@ -52,7 +56,9 @@ export function tusOptions(settings: TusTransferSettings, options: TusEndpointOp
     onBeforeRequest: (request) => {
       const token = options.getToken();
       if (token) request.setHeader('X-Auth', token);
+      for (const [name, value] of Object.entries(options.headers ?? {})) request.setHeader(name, value);
     },
+    ...(options.metadata ? { metadata: options.metadata } : {}),
     onShouldRetry: (error) => shouldRetryTus(error.originalResponse?.getStatus()),
     onProgress: (sent) => options.onProgress(sent),
     onSuccess: () => options.onSuccess(),
@@ -68,8 +74,18 @@ export function tusErrorOf(error: Error): UploadError {
   return new UploadError(body || UploadFailedMessage, response.getStatus());
 }
 
+/** What differs for uploads through a file request: extra headers and metadata, and no DELETE on abort. */
+export type TusTransferExtras = Pick<TusEndpointOptions, 'headers' | 'metadata'> & { terminateOnAbort?: boolean };
+
 /** Sends a file with tus; the client library is its own chunk, loaded on the first upload. */
-export function startTusTransfer(job: UploadJob, settings: TusTransferSettings, endpoint: string, getToken: () => string | null, onProgress: (sent: number) => void): TransferHandle {
+export function startTusTransfer(
+  job: UploadJob,
+  settings: TusTransferSettings,
+  endpoint: string,
+  getToken: () => string | null,
+  onProgress: (sent: number) => void,
+  extras: TusTransferExtras = {},
+): TransferHandle {
   let upload: import('tus-js-client').Upload | null = null;
   let isAborted = false;
   let rejectDone: (error: unknown) => void = () => undefined;
@@ -85,6 +101,8 @@ export function startTusTransfer(job: UploadJob, settings: TusTransferSettings, 
           onProgress,
           onSuccess: resolve,
           onError: (error) => reject(isAborted ? abortedError() : tusErrorOf(error)),
+          headers: extras.headers,
+          metadata: extras.metadata,
         }),
       );
       upload.start();
@@ -97,7 +115,7 @@ export function startTusTransfer(job: UploadJob, settings: TusTransferSettings, 
       isAborted = true;
       rejectDone(abortedError());
       // Terminating sends DELETE, so no partial file is left behind.
-      if (upload) await upload.abort(true).catch(() => undefined);
+      if (upload) await upload.abort(extras.terminateOnAbort ?? true).catch(() => undefined);
     },
   };
 }

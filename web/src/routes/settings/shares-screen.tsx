@@ -14,6 +14,7 @@ import { sharesQueryKey, usersQueryKey } from './query-keys';
 import { SettingsLoadError, SettingsLoading } from './settings-states';
 import { SettingsPage } from './settings-page';
 import { SettingsTable } from './settings-table';
+import { FileRequestMark } from '../../components/share/file-request-mark';
 
 type SharesTableProps = {
   shares: Share[];
@@ -38,6 +39,7 @@ function SharesTable({ shares, usernames, onCopy, onDelete }: SharesTableProps) 
               <a id={describedBy} className="settings-table__link" href={shareLinkUrl(share.hash, baseURL)} target="_blank" rel="noopener noreferrer">
                 {share.path}
               </a>
+              <FileRequestMark link={share} locale={locale} />
             </td>
             <td role="cell" data-label={t('settings.sharesList.expiry')}>
               {expiry ? (

@@ -19,6 +19,7 @@ import { ShareInfo } from './share-info';
 import { ShareListing } from './share-listing';
 import { shareLocationOf, shareRoute } from './share-location';
 import { SharePasswordForm } from './share-password-form';
+import { FileRequestPage } from './file-request-page';
 import { isPreviewable, SharePreview, type PreviewSources } from './share-preview';
 import { pick, useShareSelection } from './share-selection';
 import { triggerDownload } from './trigger-download';
@@ -190,6 +191,8 @@ function SharePage({ hash, path }: { hash: string; path: string }) {
   if (password.isRequired) return <SharePasswordForm state={password} />;
   if (query.isError) {
     const status = isApiError(query.error) ? query.error.status : 500;
+    // Upload-only links answer 404 to every read: such a link opens as a drop zone instead.
+    if (status === 404 && path === '/') return <FileRequestPage hash={hash} />;
     return <ErrorScreen status={status} />;
   }
   return (
