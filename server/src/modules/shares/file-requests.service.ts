@@ -70,8 +70,10 @@ export type FileRequests = ReturnType<typeof createFileRequests>;
 export function createFileRequests(deps: { access: ShareAccess; uploads: UploadsService; uploadRows: UploadsRepository; repository: FileRequestsRepository }) {
   const { access, uploads, uploadRows, repository } = deps;
 
-  // One creation at a time per link: the limits are checked and the reservation written with no
-  // other creation for the link in between, so parallel uploads cannot pass them together.
+  // One creation at a time per owner: a link's limits are checked and its reservation written
+  // with no other creation in between, so parallel uploads cannot pass them together, and two
+  // links to one folder cannot pick the same free name (a second upload for a path would
+  // replace the first).
   const queues = new Map<string, Promise<unknown>>();
   function serialised<T>(key: string, task: () => Promise<T>): Promise<T> {
     const previous = queues.get(key) ?? Promise.resolve();
@@ -165,7 +167,7 @@ export function createFileRequests(deps: { access: ShareAccess; uploads: Uploads
       const name = checkUploadName(metadataValue(request.metadata, 'filename'));
       const { maxFileSize } = open.request;
       if (maxFileSize > 0 && length > maxFileSize) throw payloadTooLarge('the file is larger than this link accepts');
-      return serialised(hash, async () => {
+      return serialised(`owner:${open.owner.id}`, async () => {
         const left = remaining(open, await liveUploads(hash));
         if (left.files !== undefined && left.files <= 0) throw forbidden('this link accepts no more files');
         if (left.bytes !== undefined && length > left.bytes) throw payloadTooLarge('the file is larger than what this link still accepts');

@@ -104,6 +104,16 @@ describe('uploading through a file request', () => {
     expect(inboxNames()).toEqual(['same(1).txt', 'same.txt']);
   });
 
+  it('gives uploads of one name through two links to one folder different names', async () => {
+    const first = uploader(port, (await requestLink(h.t, h.admin, '/inbox/')).hash);
+    const second = uploader(port, (await requestLink(h.t, h.admin, '/inbox/')).hash);
+    const [a, b] = await Promise.all([first.create('same.txt', 1), second.create('same.txt', 1)]);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect((await first.patch(first.locationOf(a), 0, Buffer.from('a'))).status).toBe(204);
+    expect((await second.patch(second.locationOf(b), 0, Buffer.from('b'))).status).toBe(204);
+    expect(inboxNames()).toEqual(['same(1).txt', 'same.txt']);
+  });
+
   it('enforces the per-file, total and count limits, also for parallel uploads', async () => {
     const link = await requestLink(h.t, h.admin, '/inbox/', { maxFileSize: 100, maxTotalSize: 250, maxFiles: 3 });
     const up = uploader(port, link.hash);
