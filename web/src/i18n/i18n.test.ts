@@ -69,7 +69,7 @@ describe('translation areas', () => {
   // loaders that ask for the area (routes, dialog registry, file view).
   const allowed: Record<TranslationArea, RegExp> = {
     login: /^routes\/login\//,
-    settings: /^(routes\/settings\/|components\/forms\/|dialogs\/delete-user-dialog\.tsx$)/,
+    settings: /^(routes\/settings\/|components\/forms\/|dialogs\/(delete-user|api-token)-dialog\.tsx$)/,
     share: /^(routes\/share\/|routes\/settings\/|components\/share\/|dialogs\/share-(delete-)?dialog\.tsx$)/,
     fileDialogs: /^dialogs\//,
     fileView: /^(routes\/files\/(editor|preview)\/|dialogs\/discard-changes-dialog\.tsx$)/,

@@ -1,5 +1,5 @@
 import { MessageCircle } from 'lucide-react';
-import { useCallback, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useCallback, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { showError } from '../../lib/notify';
@@ -8,9 +8,12 @@ import { useAppSettings } from '../../stores/app-settings-store';
 import { usePageTitle } from '../use-page-title';
 import { RecaptchaWidget } from './recaptcha-widget';
 import { submitLogin, type LoginFailure } from './submit-login';
-import { TwoFactorLogin, type TwoFactorChallenge } from './two-factor-login';
+import type { TwoFactorChallenge } from './two-factor-login';
 import { SsoButton, SsoEndSession, useSsoLanding } from './sso-sign-in';
 import './login-screen.css';
+
+/** The code step comes after a right password only for users with two-factor: loaded then. */
+const TwoFactorLogin = lazy(() => import('./two-factor-login').then((module) => ({ default: module.TwoFactorLogin })));
 
 type CaptchaControls = { getResponse: () => string; reset: () => void };
 
@@ -98,7 +101,9 @@ export function LoginScreen() {
           <div className="login__card card">
             <img className="login__logo" src={`${settings.StaticURL}/img/logo.svg`} alt="" width={64} height={64} />
             <h1 className="login__title">{name}</h1>
-            <TwoFactorLogin {...twoFactor} onCancel={backToPassword} />
+            <Suspense fallback={<p className="login__loading" role="status" aria-busy="true" />}>
+              <TwoFactorLogin {...twoFactor} onCancel={backToPassword} />
+            </Suspense>
           </div>
         </div>
       </main>
