@@ -15,7 +15,8 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   forbidOnly: true,
   timeout: 30_000,
-  globalTimeout: 15 * 60_000,
+  // About 180 flows take some 17 minutes on two cores; the ceiling only stops a run that hangs.
+  globalTimeout: 30 * 60_000,
   expect: { timeout: 7_000 },
   reporter: process.env.CI ? 'list' : [['list']],
   use: {
