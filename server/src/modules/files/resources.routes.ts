@@ -1,13 +1,12 @@
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiPaths, Headers } from '@burrow/protocol';
 import type { Services } from '../../app.js';
 import { sendStatus } from '../../plugins/error-handler.js';
-import { badRequest, payloadTooLarge } from '../../errors.js';
+import { badRequest } from '../../errors.js';
 import { decodePathComponent } from '../../storage/virtual-path.js';
 import { createFilesService, type FilesService } from './files.service.js';
 import { createHooks } from './hooks.js';
-import type { WriteBody } from './write.js';
+import { streamedBody } from './request-body.js';
 
 /** The decoded virtual path after `prefix` in the request URL (`/` when nothing follows). */
 function pathAfter(request: FastifyRequest, prefix: string): string {
@@ -24,36 +23,6 @@ function queryValue(request: FastifyRequest, name: string): string | undefined {
 
 const isTrue = (value: string | undefined) => value === 'true';
 
-/**
- * The raw request body as a stream; fastify does not read it for these routes. A body declared
- * larger than `maxBytes` is refused before a byte is written; one sent without a length is
- * counted as it arrives and fails once it passes the limit (the atomic write then leaves nothing
- * behind). Either way the connection is closed rather than reading the rest.
- */
-function bodyOf(request: FastifyRequest, reply: FastifyReply, maxBytes: number): WriteBody {
-  const header = request.headers['content-length'];
-  const length = header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined;
-  if (length !== undefined) {
-    if (length > maxBytes) {
-      reply.header('connection', 'close');
-      throw payloadTooLarge();
-    }
-    return { stream: request.raw, length };
-  }
-  const source = request.raw;
-  async function* limited() {
-    let received = 0;
-    for await (const chunk of source) {
-      received += (chunk as Buffer).length;
-      if (received > maxBytes) {
-        reply.header('connection', 'close');
-        throw payloadTooLarge();
-      }
-      yield chunk as Buffer;
-    }
-  }
-  return { stream: Readable.from(limited(), { objectMode: false }), length };
-}
 
 /**
  * Fires when the client goes away before the response is complete. The response emits `close`
@@ -109,7 +78,7 @@ export const resourcesRoutes: FastifyPluginAsync<{ services: Services; files?: F
   const postResource = async (request: FastifyRequest, reply: FastifyReply) => {
     const result = await files.create(request.auth!.user, pathAfter(request, resources), {
       override: isTrue(queryValue(request, 'override')),
-      body: bodyOf(request, reply, maxBodyBytes),
+      body: streamedBody(request, reply, maxBodyBytes),
     });
     if (result.etag) reply.header('etag', result.etag);
     return sendStatus(reply, 200);
@@ -118,7 +87,7 @@ export const resourcesRoutes: FastifyPluginAsync<{ services: Services; files?: F
   app.post(`${resources}/*`, guard, postResource);
 
   const putResource = async (request: FastifyRequest, reply: FastifyReply) => {
-    const result = await files.save(request.auth!.user, pathAfter(request, resources), bodyOf(request, reply, maxBodyBytes));
+    const result = await files.save(request.auth!.user, pathAfter(request, resources), streamedBody(request, reply, maxBodyBytes));
     if (result.etag) reply.header('etag', result.etag);
     return sendStatus(reply, 200);
   };

@@ -1,7 +1,5 @@
-import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { payloadTooLarge } from '../../errors.js';
-import type { WriteBody } from '../files/write.js';
 import { MAX_XML_BYTES } from './xml.js';
 
 /** Whether the request carries a body at all (a declared length above 0, or chunked). */
@@ -32,32 +30,5 @@ export async function readXmlBody(request: FastifyRequest, reply: FastifyReply):
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/**
- * A PUT body as the files service takes it: streamed, never buffered. A declared length above
- * `maxBytes` is refused before anything is written; a chunked body is counted as it arrives and
- * fails once it passes the limit, and the atomic writer then leaves nothing behind.
- */
-export function uploadBody(request: FastifyRequest, reply: FastifyReply, maxBytes: number): WriteBody {
-  const header = request.headers['content-length'];
-  const length = header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined;
-  if (length !== undefined) {
-    if (length > maxBytes) {
-      reply.header('connection', 'close');
-      throw payloadTooLarge();
-    }
-    return { stream: request.raw, length };
-  }
-  const source = request.raw;
-  async function* limited() {
-    let received = 0;
-    for await (const chunk of source) {
-      received += (chunk as Buffer).length;
-      if (received > maxBytes) {
-        reply.header('connection', 'close');
-        throw payloadTooLarge();
-      }
-      yield chunk as Buffer;
-    }
-  }
-  return { stream: Readable.from(limited(), { objectMode: false }) };
-}
+/** A PUT body as the files service takes it: streamed and limited exactly as the API's writes are. */
+export { streamedBody as uploadBody } from '../files/request-body.js';
