@@ -3,7 +3,7 @@ import { DefaultMinimumPasswordLength, DefaultTus, HookEvents, ViewModes, type S
 import type { Db } from '../../storage/db.js';
 import { badRequest } from '../../errors.js';
 import { freshSettings } from './settings.defaults.js';
-import { sanitiseRules, validateRules } from '../rules/rules.js';
+import { sanitiseRules, validateRules } from '../../storage/rules.js';
 
 const SETTINGS_KEY = 'settings';
 const MAX_PASSWORD_BYTES = 1024;
