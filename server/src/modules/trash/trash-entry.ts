@@ -10,6 +10,7 @@ import type { ResolvedPath } from '../../storage/scoped-fs.js';
 import type { UserRecord } from '../users/users.model.js';
 import { entrySize, moveAcross, placeInTrash, removeStored } from './trash-bin.js';
 import { createTrashRepository, type TrashRecord } from './trash.repository.js';
+import { createUsersRepository } from '../users/users.repository.js';
 
 export type TrashDeps = { config: Config; db: Db; scopes: Scopes; settings: SettingsService };
 
@@ -40,8 +41,7 @@ export function presentTrashItem(record: TrashRecord): TrashItem {
  * sweep, two purges) never both act on one item: only the one that removed the row goes on.
  */
 export async function claim(deps: Pick<TrashDeps, 'db'>, id: string): Promise<boolean> {
-  const result = await deps.db.deleteFrom('trash').where('id', '=', id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return createTrashRepository(deps.db).claim(id);
 }
 
 /** Removes a kept item and its row for good. */
@@ -107,7 +107,7 @@ export async function sweepTrash(deps: TrashDeps, now = Date.now()): Promise<voi
   if (retentionDays > 0) {
     for (const record of await repository.deletedBefore(now - retentionDays * DayMs)) await drop(deps, record);
   }
-  const users = new Set((await deps.db.selectFrom('users').select('id').execute()).map((row) => Number(row.id)));
+  const users = new Set(await createUsersRepository(deps.db).ids());
   for (const record of await repository.all()) {
     if (!users.has(record.userId)) {
       await drop(deps, record);
