@@ -82,7 +82,7 @@ export async function createServices(config: Config, options: ServicesOptions): 
 
   // Files: one hook runner for every way of changing files (API, WebDAV, uploads, trash).
   const hooks = createHooks({ config, settings, scopes }, { log });
-  const files = createFilesService({ config, db, scopes, fileEvents, settings }, { hooks });
+  const files = createFilesService({ config, db, scopes, fileEvents, settings, hooks });
   const trash = createTrashService({ config, db, scopes, fileEvents, settings, hooks });
   const trashSweeper = createTrashSweeper({ config, db, scopes, settings }, log);
 
