@@ -2,8 +2,10 @@ import path from 'node:path';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Headers, PublicSharePaths, ShareTokenParam, type Resource } from '@burrow/protocol';
 import { notFound } from '../../errors.js';
+import { queryValue } from '../../http/query.js';
+import { pathAfter } from '../../http/request-path.js';
+import { sendFile } from '../../http/send-file.js';
 import { describeFile, listFolder } from '../files/listing.js';
-import { sendFile } from '../downloads/send-file.js';
 import { sendArchive } from '../downloads/send-archive.js';
 import { parseFilesParam } from '../downloads/request-input.js';
 import type { ReadTarget } from '../downloads/downloads.service.js';
@@ -13,7 +15,7 @@ import { subtitleOf } from '../previews/subtitles.service.js';
 import { sendSubtitle } from '../previews/subtitle.routes.js';
 import type { OpenShare, ShareAccess, ShareCredentials } from './share-access.js';
 import { isProtected } from './shares.model.js';
-import { decodedPathAfter, queryParam, splitHashAndPath } from './request-path.js';
+import { splitHashAndPath } from './request-path.js';
 
 /** Public listings always sort folders first, then A→Z (upstream's inverted `asc:false`). */
 const PUBLIC_SORTING = { by: 'name', asc: false };
@@ -21,7 +23,7 @@ const PUBLIC_SORTING = { by: 'name', asc: false };
 function credentialsOf(request: FastifyRequest): ShareCredentials {
   const header = request.headers[Headers.sharePassword];
   return {
-    token: queryParam(request, ShareTokenParam),
+    token: queryValue(request, ShareTokenParam),
     password: Array.isArray(header) ? header[0] : header,
     clientAddress: request.clientAddress,
   };
@@ -29,7 +31,7 @@ function credentialsOf(request: FastifyRequest): ShareCredentials {
 
 /** Opens the link named in the URL after `prefix` and resolves the visitor's sub-path in it. */
 async function openFromUrl(access: ShareAccess, request: FastifyRequest, prefix: string) {
-  const { hash, subPath } = splitHashAndPath(decodedPathAfter(request, prefix));
+  const { hash, subPath } = splitHashAndPath(pathAfter(request.url, prefix));
   const open = await access.open(hash, credentialsOf(request));
   const resolved = await open.resolve(subPath);
   return { open, resolved };
@@ -79,10 +81,10 @@ export const publicSharesRoutes: FastifyPluginAsync<{ access: ShareAccess; previ
 
   async function download(request: FastifyRequest, reply: FastifyReply) {
     const { open, resolved } = await openFromUrl(access, request, PublicSharePaths.download);
-    const inline = queryParam(request, 'inline') === 'true';
+    const inline = queryValue(request, 'inline') === 'true';
     if (existing(resolved).stat.isDirectory()) {
       // Denied and hidden selections are judged by the archive plan, as the owner's own would be.
-      return sendArchive(reply, open.scope, resolved.virtual, parseFilesParam(queryParam(request, 'files')), queryParam(request, 'algo'));
+      return sendArchive(reply, open.scope, resolved.virtual, parseFilesParam(queryValue(request, 'files')), queryValue(request, 'algo'));
     }
     return sendFile(request, reply, resolved, { inline });
   }
@@ -93,7 +95,7 @@ export const publicSharesRoutes: FastifyPluginAsync<{ access: ShareAccess; previ
 
   /** `/api/public/preview/{thumb|big}/{hash}[/sub]`: previews of shared images (and video thumbnails). */
   async function preview(request: FastifyRequest, reply: FastifyReply) {
-    const rest = decodedPathAfter(request, PublicSharePaths.preview).replace(/^\/+/, '');
+    const rest = pathAfter(request.url, PublicSharePaths.preview).replace(/^\/+/, '');
     const slash = rest.indexOf('/');
     const size = slash === -1 ? rest : rest.slice(0, slash);
     const { hash, subPath } = splitHashAndPath(slash === -1 ? '' : rest.slice(slash));
@@ -101,7 +103,7 @@ export const publicSharesRoutes: FastifyPluginAsync<{ access: ShareAccess; previ
     // answers 401 whatever else is wrong.
     const open = await access.open(hash, credentialsOf(request));
     const resolved = existing(await open.resolve(subPath));
-    return sendPreview(request, reply, await previews.previewOf(resolved, size), queryParam(request, 'inline') === 'true');
+    return sendPreview(request, reply, await previews.previewOf(resolved, size), queryValue(request, 'inline') === 'true');
   }
 
   app.route({ method: ['GET', 'HEAD'], url: `${PublicSharePaths.preview}/*`, handler: preview });
@@ -109,6 +111,6 @@ export const publicSharesRoutes: FastifyPluginAsync<{ access: ShareAccess; previ
   /** `/api/public/subtitle/{hash}[/sub]`: a shared subtitle converted to WebVTT for the player. */
   app.get(`${PublicSharePaths.subtitle}/*`, async (request, reply) => {
     const { resolved } = await openFromUrl(access, request, PublicSharePaths.subtitle);
-    return sendSubtitle(reply, await subtitleOf(existing(resolved)), queryParam(request, 'inline') === 'true');
+    return sendSubtitle(reply, await subtitleOf(existing(resolved)), queryValue(request, 'inline') === 'true');
   });
 };

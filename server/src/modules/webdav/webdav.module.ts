@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../app.js';
+import { pathAfter } from '../../http/request-path.js';
 import { toAppError } from '../../plugins/error-handler.js';
 import { createFilesService, type FilesService } from '../files/files.service.js';
 import { createHooks } from '../files/hooks.js';
@@ -8,7 +9,7 @@ import { createDeadProperties } from './dead-properties.js';
 import { lock, unlock } from './lock-methods.js';
 import { createLockStore, type LockStore } from './locks.js';
 import { copyOrMove, DAV_METHODS, get, mkcol, options, put, remove } from './methods.js';
-import { DAV_PREFIX, requestPath } from './paths.js';
+import { DAV_PREFIX } from './paths.js';
 import { propfind } from './propfind.js';
 import { proppatch } from './proppatch.js';
 import { DavError, sendCondition, sendPlain } from './responses.js';
@@ -97,7 +98,7 @@ export const webdavModule: FastifyPluginAsync<{ services: Services; files?: File
       reply,
       user,
       scope: await services.scopes.forUser(user),
-      path: requestPath(request.url),
+      path: pathAfter(request.url, DAV_PREFIX),
       config: services.config,
       files,
       locks,
