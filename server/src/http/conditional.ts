@@ -76,7 +76,9 @@ export function evaluatePreconditions(headers: IncomingHttpHeaders, validators: 
   // request's Cache-Control is not handed on: `no-cache` asks caches to revalidate, and a 304
   // from here is that revalidation.
   const ifNoneMatch = headerValue(headers, 'if-none-match');
-  const conditions = ifNoneMatch !== undefined ? { 'if-none-match': ifNoneMatch } : { 'if-modified-since': headerValue(headers, 'if-modified-since') };
+  const ifModifiedSince = headerValue(headers, 'if-modified-since');
+  if (ifNoneMatch === undefined && ifModifiedSince === undefined) return undefined;
+  const conditions = ifNoneMatch !== undefined ? { 'if-none-match': ifNoneMatch } : { 'if-modified-since': ifModifiedSince };
   return fresh(conditions, { etag: validators.etag, 'last-modified': new Date(validators.mtimeMs).toUTCString() }) ? 304 : undefined;
 }
 
