@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../errors.js';
-import { sendStatus } from '../plugins/error-handler.js';
+import { sendStatus } from './status.js';
 import type { ResolvedPath } from '../storage/scoped-fs.js';
 import { baseName } from '../storage/virtual-path.js';
 import { contentDisposition } from './content-disposition.js';
