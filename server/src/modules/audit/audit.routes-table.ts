@@ -4,7 +4,9 @@ import { ApiPaths, Headers, type AuditAction } from '@burrow/protocol';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import type { SharesRepository } from '../shares/shares.repository.js';
-import { decodedPathAfter, queryParam, splitHashAndPath } from '../shares/request-path.js';
+import { queryValue } from '../../http/query.js';
+import { pathAfter } from '../../http/request-path.js';
+import { splitHashAndPath } from '../shares/request-path.js';
 import { decodePathComponent } from '../../storage/virtual-path.js';
 
 /**
@@ -56,7 +58,7 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 
 /** The link a public URL names, with its target as its owner sees it, or undefined. */
 async function shareOf(services: AuditLookups, request: FastifyRequest, prefix: string) {
-  const { hash, subPath } = splitHashAndPath(decodedPathAfter(request, prefix));
+  const { hash, subPath } = splitHashAndPath(pathAfter(request.url, prefix));
   if (!hash || hash.length > 64) return undefined;
   const share = await services.shareRepository.findByHash(hash);
   return share ? { path: share.path, owner: share.userId, subPath } : undefined;
@@ -80,7 +82,7 @@ function settingsSnapshot(services: AuditLookups): Record<string, string> {
   return Object.fromEntries(Object.entries(services.settings.get()).map(([key, value]) => [key, JSON.stringify(value)]));
 }
 
-const resourcePath = (request: FastifyRequest) => decodedPathAfter(request, ApiPaths.resources) || '/';
+const resourcePath = (request: FastifyRequest) => pathAfter(request.url, ApiPaths.resources);
 
 /** What a failed files-API write was trying to do. */
 function resourceAction(request: FastifyRequest): AuditAction {
@@ -92,9 +94,9 @@ function resourceAction(request: FastifyRequest): AuditAction {
     case 'DELETE':
       return 'file.delete';
     default: {
-      const action = queryParam(request, 'action');
+      const action = queryValue(request, 'action');
       if (action === 'copy') return 'file.copy';
-      const destination = decodePathComponent(queryParam(request, 'destination') ?? '');
+      const destination = decodePathComponent(queryValue(request, 'destination') ?? '');
       return path.posix.dirname(destination) === path.posix.dirname(resourcePath(request).replace(/\/+$/, '')) ? 'file.rename' : 'file.move';
     }
   }
@@ -106,7 +108,7 @@ const resourceRule: RouteRule = {
   skipAnonymousRefusals: true,
   describe: ({ request }) => ({
     path: resourcePath(request),
-    destination: request.method === 'PATCH' ? decodePathComponent(queryParam(request, 'destination') ?? '') : undefined,
+    destination: request.method === 'PATCH' ? decodePathComponent(queryValue(request, 'destination') ?? '') : undefined,
   }),
 };
 
@@ -114,7 +116,7 @@ const tusRule: RouteRule = {
   action: 'file.upload',
   failuresOnly: true,
   skipAnonymousRefusals: true,
-  describe: ({ request }) => ({ path: decodedPathAfter(request, ApiPaths.tus) || '/', details: { via: 'tus' } }),
+  describe: ({ request }) => ({ path: pathAfter(request.url, ApiPaths.tus), details: { via: 'tus' } }),
 };
 
 const DAV_ACTIONS: Record<string, AuditAction> = { PUT: 'file.upload', MKCOL: 'file.mkdir', DELETE: 'file.delete', MOVE: 'file.move', COPY: 'file.copy' };
@@ -124,7 +126,7 @@ const davRule: RouteRule = {
   when: (request) => request.method in DAV_ACTIONS,
   failuresOnly: true,
   skipAnonymousRefusals: true,
-  describe: ({ request }) => ({ path: decodedPathAfter(request, '/dav') || '/', details: { via: 'webdav' } }),
+  describe: ({ request }) => ({ path: pathAfter(request.url, '/dav'), details: { via: 'webdav' } }),
 };
 
 const shareCreate: RouteRule = {
@@ -133,7 +135,7 @@ const shareCreate: RouteRule = {
     const body = jsonBody(request);
     const expires = text(body.expires);
     return {
-      path: decodedPathAfter(request, ApiPaths.share) || '/',
+      path: pathAfter(request.url, ApiPaths.share),
       details: { protected: typeof body.password === 'string' && body.password !== '', ...(expires && expires !== '0' ? { expires: `${expires}${text(body.unit) ?? ''}` } : {}) },
     };
   },

@@ -4,7 +4,7 @@ import type { RawData, WebSocket } from 'ws';
 import { ApiPaths, CommandCloseCodes, statusLine } from '@burrow/protocol';
 import { forbidden, tooManyRequests, unauthorized } from '../../errors.js';
 import { tokenOf } from '../../plugins/auth.js';
-import { decodePathComponent } from '../../storage/virtual-path.js';
+import { pathAfter } from '../../http/request-path.js';
 import type { AuthService } from '../auth/auth.service.js';
 import type { UserRecord } from '../users/users.model.js';
 import { CommandRefusal } from './command-line.js';
@@ -24,13 +24,6 @@ export type CommandRouteOptions = {
 /** Output waiting in the socket beyond this pauses the program's output until the client catches up. */
 const HIGH_WATER = 1024 * 1024;
 const LOW_WATER = 256 * 1024;
-
-function pathAfter(request: FastifyRequest, prefix: string): string {
-  const url = request.url;
-  const queryStart = url.indexOf('?');
-  const pathname = queryStart < 0 ? url : url.slice(0, queryStart);
-  return decodePathComponent(pathname.slice(prefix.length) || '/');
-}
 
 /** Browsers always send Origin on a WebSocket upgrade; its host must be ours (no cross-site use of the cookie). */
 function isSameOrigin(request: FastifyRequest): boolean {
@@ -104,7 +97,7 @@ export const commandsRoutes: FastifyPluginAsync<CommandRouteOptions> = async (ap
   };
 
   const handler = (socket: WebSocket, request: FastifyRequest) => {
-    const folder = pathAfter(request, ApiPaths.command);
+    const folder = pathAfter(request.url, ApiPaths.command);
     const user: UserRecord = request.auth!.user;
     let started = false;
     let command: RunningCommand | undefined;

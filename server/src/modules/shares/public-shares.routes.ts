@@ -1,18 +1,20 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Headers, PublicSharePaths, ShareTokenParam } from '@burrow/protocol';
-import { sendFile } from '../downloads/send-file.js';
+import { sendFile } from '../../http/send-file.js';
 import { sendArchive } from '../downloads/send-archive.js';
 import { parseFilesParam } from '../downloads/request-input.js';
 import { sendPreview } from '../previews/preview.routes.js';
 import { sendSubtitle } from '../previews/subtitle.routes.js';
 import type { ShareCredentials } from './share-access.js';
 import type { PublicSharesService } from './public-shares.service.js';
-import { decodedPathAfter, queryParam, splitHashAndPath } from './request-path.js';
+import { queryValue } from '../../http/query.js';
+import { pathAfter } from '../../http/request-path.js';
+import { splitHashAndPath } from './request-path.js';
 
 function credentialsOf(request: FastifyRequest): ShareCredentials {
   const header = request.headers[Headers.sharePassword];
   return {
-    token: queryParam(request, ShareTokenParam),
+    token: queryValue(request, ShareTokenParam),
     password: Array.isArray(header) ? header[0] : header,
     clientAddress: request.clientAddress,
   };
@@ -20,7 +22,7 @@ function credentialsOf(request: FastifyRequest): ShareCredentials {
 
 /** The link hash and the visitor's sub-path named in the URL after `prefix`. */
 function linkFromUrl(request: FastifyRequest, prefix: string) {
-  return splitHashAndPath(decodedPathAfter(request, prefix));
+  return splitHashAndPath(pathAfter(request.url, prefix));
 }
 
 /**
@@ -39,9 +41,9 @@ export const publicSharesRoutes: FastifyPluginAsync<{ publicShares: PublicShares
   async function download(request: FastifyRequest, reply: FastifyReply) {
     const { hash, subPath } = linkFromUrl(request, PublicSharePaths.download);
     const target = await publicShares.download(hash, subPath, credentialsOf(request));
-    const inline = queryParam(request, 'inline') === 'true';
+    const inline = queryValue(request, 'inline') === 'true';
     if (target.kind === 'archive') {
-      return sendArchive(reply, target.scope, target.virtual, parseFilesParam(queryParam(request, 'files')), queryParam(request, 'algo'));
+      return sendArchive(reply, target.scope, target.virtual, parseFilesParam(queryValue(request, 'files')), queryValue(request, 'algo'));
     }
     return sendFile(request, reply, target.resolved, { inline });
   }
@@ -52,12 +54,12 @@ export const publicSharesRoutes: FastifyPluginAsync<{ publicShares: PublicShares
 
   /** `/api/public/preview/{thumb|big}/{hash}[/sub]`: previews of shared images (and video thumbnails). */
   async function preview(request: FastifyRequest, reply: FastifyReply) {
-    const rest = decodedPathAfter(request, PublicSharePaths.preview).replace(/^\/+/, '');
+    const rest = pathAfter(request.url, PublicSharePaths.preview).replace(/^\/+/, '');
     const slash = rest.indexOf('/');
     const size = slash === -1 ? rest : rest.slice(0, slash);
     const { hash, subPath } = splitHashAndPath(slash === -1 ? '' : rest.slice(slash));
     const result = await publicShares.preview(hash, subPath, size, credentialsOf(request));
-    return sendPreview(request, reply, result, queryParam(request, 'inline') === 'true');
+    return sendPreview(request, reply, result, queryValue(request, 'inline') === 'true');
   }
 
   app.route({ method: ['GET', 'HEAD'], url: `${PublicSharePaths.preview}/*`, handler: preview });
@@ -65,6 +67,6 @@ export const publicSharesRoutes: FastifyPluginAsync<{ publicShares: PublicShares
   /** `/api/public/subtitle/{hash}[/sub]`: a shared subtitle converted to WebVTT for the player. */
   app.get(`${PublicSharePaths.subtitle}/*`, async (request, reply) => {
     const { hash, subPath } = linkFromUrl(request, PublicSharePaths.subtitle);
-    return sendSubtitle(reply, await publicShares.subtitle(hash, subPath, credentialsOf(request)), queryParam(request, 'inline') === 'true');
+    return sendSubtitle(reply, await publicShares.subtitle(hash, subPath, credentialsOf(request)), queryValue(request, 'inline') === 'true');
   });
 };

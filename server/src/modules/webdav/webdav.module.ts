@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Scopes } from '../../storage/scopes.js';
+import { pathAfter } from '../../http/request-path.js';
 import { toAppError } from '../../plugins/error-handler.js';
 import type { FilesService } from '../files/files.service.js';
 import type { DavContext } from './context.js';
@@ -8,7 +9,7 @@ import type { DeadProperties } from './dead-properties.js';
 import { lock, unlock } from './lock-methods.js';
 import type { LockStore } from './locks.js';
 import { copyOrMove, DAV_METHODS, get, mkcol, options, put, remove } from './methods.js';
-import { DAV_PREFIX, requestPath } from './paths.js';
+import { DAV_PREFIX } from './paths.js';
 import { propfind } from './propfind.js';
 import { proppatch } from './proppatch.js';
 import { DavError, sendCondition, sendPlain } from './responses.js';
@@ -93,7 +94,7 @@ export const webdavModule: FastifyPluginAsync<WebdavDeps> = async (app, { config
       reply,
       user,
       scope: await scopes.forUser(user),
-      path: requestPath(request.url),
+      path: pathAfter(request.url, DAV_PREFIX),
       config,
       files,
       locks,

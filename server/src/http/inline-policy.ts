@@ -1,4 +1,4 @@
-import { isActiveContent, isScriptOrStyle, mimeTypeOf } from '../../storage/mime.js';
+import { isActiveContent, isScriptOrStyle, mimeTypeOf } from '../storage/mime.js';
 
 /**
  * Policy for active content shown inline: the document is sandboxed into an opaque origin with
