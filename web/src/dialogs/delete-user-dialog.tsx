@@ -9,12 +9,7 @@ import { useAppSettings } from '../stores/app-settings-store';
 import { logout, useSession } from '../stores/session-store';
 import '../components/forms/forms.css';
 import { DialogFrame } from './dialog-frame';
-import type { DialogControls } from './dialog-registry';
-
-export type DeleteUserDialogProps = {
-  userId: number;
-  username: string;
-};
+import type { DeleteUserDialogProps, DialogControls } from './dialog-types';
 
 /** Confirms deleting a user account, with the admin's own password where the server wants it. */
 export default function DeleteUserDialog({ userId, username, onClose }: DeleteUserDialogProps & DialogControls) {

@@ -1,7 +1,7 @@
 import type { ArchiveFormat, Resource, ResourceItem } from '@burrow/protocol';
 import { isApiError } from '../../api/api-error';
 import { archiveUrl, deleteResource, fetchResource, folderArchiveUrl, rawUrl, transferResource } from '../../api/resources';
-import type { ReplaceRenameChoice } from '../../dialogs/choice-dialog';
+import type { ReplaceRenameChoice } from '../../dialogs/dialog-types';
 import { filesRoute, joinPath, parentPath, withoutTrailingSlash } from '../../lib/paths';
 import { navigateTo } from '../../lib/navigation';
 import { queryClient } from '../../lib/query-client';

@@ -14,7 +14,7 @@ import { formatSize } from '../../lib/format-size';
 import { showError, showSuccess } from '../../lib/notify';
 import { openDialog } from '../../stores/dialog-store';
 import { useSession } from '../../stores/session-store';
-import type { ReplaceRenameChoice } from '../../dialogs/choice-dialog';
+import type { ReplaceRenameChoice } from '../../dialogs/dialog-types';
 import { usePageTitle } from '../use-page-title';
 import './trash-screen.css';
 
