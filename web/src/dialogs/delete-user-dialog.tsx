@@ -34,7 +34,7 @@ export default function DeleteUserDialog({ userId, username, onClose }: DeleteUs
       await queryClient.invalidateQueries({ queryKey: ['users'] });
       navigateTo('/settings/users');
     } catch (error) {
-      void showError(isApiError(error) && error.status === 403 ? new Error(t('errors.forbidden')) : error);
+      void showError(isApiError(error) && error.code === 'forbidden' ? new Error(t('errors.forbidden')) : error);
       setBusy(false);
     }
   };

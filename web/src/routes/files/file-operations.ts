@@ -96,7 +96,7 @@ export async function renameInPlace(path: string, name: string): Promise<string 
     await transferResource('rename', from, to);
     return to;
   } catch (error) {
-    if (!isApiError(error) || error.status !== 409) throw error;
+    if (!isApiError(error) || error.code !== 'conflict') throw error;
   }
   const choice = await askReplaceOrRename([name]);
   if (choice === 'cancel') return null;
