@@ -94,7 +94,7 @@ export async function request(path: string, options: RequestOptions = {}): Promi
       // The body could not be read; the status line below still explains the failure.
     }
     const error = new ApiError(text || `${response.status} ${response.statusText}`.trim(), response.status, false, response.headers);
-    if (response.status === 401 && useAuth && !options.ignoreUnauthorized) hooks.onUnauthorized();
+    if (error.code === 'unauthorized' && useAuth && !options.ignoreUnauthorized) hooks.onUnauthorized();
     throw error;
   }
   return response;

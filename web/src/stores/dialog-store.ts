@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { DialogName, DialogPropsOf } from '../dialogs/dialog-registry';
+import type { DialogName, DialogPropsOf } from '../dialogs/dialog-types';
 
 export type DialogEntry = { [K in DialogName]: { id: number; name: K; props: DialogPropsOf<K> } }[DialogName];
 

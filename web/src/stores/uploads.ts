@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import { ApiPaths } from '@burrow/protocol/paths';
 import { apiUrl } from '../api/http-client';
 import { createResource } from '../api/resources';
-import type { ReplaceChoice } from '../dialogs/choice-dialog';
+import type { ReplaceChoice } from '../dialogs/dialog-types';
 import { showError } from '../lib/notify';
 import { encodePath } from '../lib/paths';
 import { findConflicts } from '../lib/upload/upload-conflicts';

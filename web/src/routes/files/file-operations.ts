@@ -1,7 +1,7 @@
 import type { ArchiveFormat, Resource, ResourceItem } from '@burrow/protocol';
 import { isApiError } from '../../api/api-error';
 import { archiveUrl, deleteResource, fetchResource, folderArchiveUrl, rawUrl, transferResource } from '../../api/resources';
-import type { ReplaceRenameChoice } from '../../dialogs/choice-dialog';
+import type { ReplaceRenameChoice } from '../../dialogs/dialog-types';
 import { filesRoute, joinPath, parentPath, withoutTrailingSlash } from '../../lib/paths';
 import { navigateTo } from '../../lib/navigation';
 import { queryClient } from '../../lib/query-client';
@@ -96,7 +96,7 @@ export async function renameInPlace(path: string, name: string): Promise<string 
     await transferResource('rename', from, to);
     return to;
   } catch (error) {
-    if (!isApiError(error) || error.status !== 409) throw error;
+    if (!isApiError(error) || error.code !== 'conflict') throw error;
   }
   const choice = await askReplaceOrRename([name]);
   if (choice === 'cancel') return null;

@@ -174,7 +174,7 @@ export function UserScreen() {
   const isNew = id === undefined;
   return (
     <SettingsPage title={isNew ? t('settings.newUser') : t('settings.editUser')}>
-      {isNew ? <NewUser /> : /^\d{1,10}$/.test(id) ? <EditUser id={Number(id)} /> : <ErrorScreen status={404} />}
+      {isNew ? <NewUser /> : /^\d{1,10}$/.test(id) ? <EditUser id={Number(id)} /> : <ErrorScreen code="not_found" />}
     </SettingsPage>
   );
 }

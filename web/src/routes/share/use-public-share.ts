@@ -65,11 +65,11 @@ export function usePublicShare(hash: string, path: string) {
         setPrompt('none');
         return resource;
       } catch (error) {
-        const status = isApiError(error) ? error.status : undefined;
-        if (status === 401) {
+        const code = isApiError(error) ? error.code : undefined;
+        if (code === 'unauthorized') {
           if (current) rememberToken(hash, undefined);
           setPrompt(!current && tried !== undefined ? 'wrong' : 'ask');
-        } else if (status === 429 && tried !== undefined) {
+        } else if (code === 'too_many_requests' && tried !== undefined) {
           setPrompt('throttled');
         }
         throw error;

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp, RotateCcw, Trash2, X } from 'lucide-react';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../api/api-error';
+import { errorCodeOf, isApiError } from '../../api/api-error';
 import { deleteForever, emptyTrash, listTrash, restoreFromTrash } from '../../api/trash';
 import { ErrorScreen } from '../../components/errors/error-screen';
 import { ItemIcon } from '../../components/listing/item-icon';
@@ -14,7 +14,7 @@ import { formatSize } from '../../lib/format-size';
 import { showError, showSuccess } from '../../lib/notify';
 import { openDialog } from '../../stores/dialog-store';
 import { useSession } from '../../stores/session-store';
-import type { ReplaceRenameChoice } from '../../dialogs/choice-dialog';
+import type { ReplaceRenameChoice } from '../../dialogs/dialog-types';
 import { usePageTitle } from '../use-page-title';
 import './trash-screen.css';
 
@@ -184,7 +184,7 @@ export function TrashScreen() {
       try {
         result = await restoreFromTrash(item.id);
       } catch (error) {
-        if (!isApiError(error) || error.status !== 409) throw error;
+        if (!isApiError(error) || error.code !== 'conflict') throw error;
         const choice = await askReplaceOrRename(item.name);
         if (choice === 'cancel') return;
         result = await restoreFromTrash(item.id, choice === 'rename' ? { rename: true } : { override: true });
@@ -235,7 +235,7 @@ export function TrashScreen() {
       </div>
     );
   } else if (query.isError) {
-    body = <ErrorScreen status={isApiError(query.error) ? query.error.status : 500} />;
+    body = <ErrorScreen code={errorCodeOf(query.error)} />;
   } else if (query.data.total === 0) {
     body = (
       <div className="trash__empty">
