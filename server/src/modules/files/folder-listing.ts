@@ -146,6 +146,7 @@ export function listingResource(listing: FolderListing): Resource {
 /** Characters that make a name's JSON form differ from the name between quotes. */
 /** Anything but printable ASCII that JSON carries as it is (so not `"` or `\`). */
 const NOT_PLAIN = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
+// eslint-disable-next-line no-control-regex -- tests for ASCII, control characters included
 const NOT_ASCII = /[^\x00-\x7f]/;
 /** Types in a fixed order, so (mode, flags, type) can be one number. */
 const TYPE_CODES: readonly ResourceType[] = ['', 'blob', 'text', 'textImmutable', 'video', 'audio', 'image', 'pdf', 'invalid_link'];

@@ -122,6 +122,7 @@ function mapUser(user: Fields, defaults: Settings['defaults'], plan: ImportPlan)
   const username = str(user.username);
   const id = wholeNumber(user.id);
   const owner = `user ${JSON.stringify(username)}`;
+  // eslint-disable-next-line no-control-regex -- control characters are refused in names
   if (!username.trim() || username.length > 255 || /[\u0000-\u001f\u007f/\\]/.test(username) || username !== username.trim()) {
     plan.problems.push(`${owner}: the name cannot be a Burrow username (empty, too long, surrounding spaces, slashes or control characters)`);
     return undefined;

@@ -1,7 +1,6 @@
 import * as client from 'openid-client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OidcError, OidcStartup } from '@burrow/protocol';
-import { OidcPaths } from '@burrow/protocol';
 import type { Db } from '../../storage/db.js';
 import type { AuthService, Authenticated } from '../auth/auth.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
