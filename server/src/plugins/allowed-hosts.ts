@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import { forbidden } from '../errors.js';
 
 /** Splits a Host header into its lower-cased name (brackets kept for IPv6) and port. */
-export function parseHost(value: string): { name: string; port?: string } | undefined {
+function parseHost(value: string): { name: string; port?: string } | undefined {
   const host = value.trim().toLowerCase();
   const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(host);
   if (!match) return undefined;

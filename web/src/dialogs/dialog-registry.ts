@@ -27,7 +27,7 @@ export type NewResourceDialogProps = {
  * Every dialog by name with its props. Add a dialog here and in `dialogComponents`; then
  * `openDialog('name', props)` is type-checked.
  */
-export type DialogPropsMap = {
+type DialogPropsMap = {
   'new-folder': NewResourceDialogProps;
   'new-file': NewResourceDialogProps;
   'discard-changes': DiscardChangesDialogProps;

@@ -9,7 +9,7 @@ import type { UserRecord } from '../users/users.model.js';
 import type { Authenticated } from '../auth/auth.service.js';
 import { intersect, requestedPermissions } from './token-permissions.js';
 
-export type ApiTokensService = ReturnType<typeof createApiTokensService>;
+type ApiTokensService = ReturnType<typeof createApiTokensService>;
 
 /** Last use is written at most this often per token. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -19,7 +19,7 @@ const MAX_TOKENS_PER_USER = 100;
 const NEVER_SECONDS = 253402300799;
 
 /** A token: the prefix, then 32 random bytes in base64url (256 bits; a fast hash is enough). */
-export function isApiToken(value: string | undefined): value is string {
+function isApiToken(value: string | undefined): value is string {
   return typeof value === 'string' && value.startsWith(ApiTokenPrefix) && value.length > ApiTokenPrefix.length;
 }
 

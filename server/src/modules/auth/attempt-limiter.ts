@@ -168,4 +168,4 @@ export function createAttemptLimiter(options: AttemptLimiterOptions) {
     },
   };
 }
-export type AttemptLimiter = ReturnType<typeof createAttemptLimiter>;
+type AttemptLimiter = ReturnType<typeof createAttemptLimiter>;

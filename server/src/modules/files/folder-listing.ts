@@ -14,7 +14,7 @@ import { sortOrder } from './sorting.js';
  * are typed from the extension and size alone, as upstream with `typeDetectionByHeader` off: an
  * unknown small file is `text`, a known binary type is `blob`. Single-file requests always read.
  */
-export const LISTING_SNIFF_BUDGET = 1000;
+const LISTING_SNIFF_BUDGET = 1000;
 const SNIFF_CONCURRENCY = 16;
 
 /** A folder's entries, typed and ordered, ready to be presented as objects or as JSON text. */

@@ -8,7 +8,7 @@ import type { UserRecord } from '../users/users.model.js';
 import { decodeSubtitle, SUBTITLE_EXTENSIONS, toWebVtt, type SubtitleExtension } from './subtitles.js';
 
 /** Subtitle files are small; anything larger is not one worth converting in memory. */
-export const MAX_SUBTITLE_BYTES = 10 * 1024 * 1024;
+const MAX_SUBTITLE_BYTES = 10 * 1024 * 1024;
 
 export type SubtitlesService = ReturnType<typeof createSubtitlesService>;
 

@@ -37,7 +37,7 @@ function trigramTerms(query: SearchQuery): string[] | undefined {
   return usable;
 }
 
-export function rowFilterOf(query: SearchQuery): RowFilter {
+function rowFilterOf(query: SearchQuery): RowFilter {
   return { terms: effectiveTerms(query), caseSensitive: query.caseSensitive, extensions: candidateExtensions(query) };
 }
 

@@ -35,7 +35,7 @@ function toRecord(row: Selectable<TrashTable>): TrashRecord {
 
 const sortColumns: Record<TrashSortField, 'name' | 'deleted_at' | 'size'> = { name: 'name', deleted: 'deleted_at', size: 'size' };
 
-export type TrashRepository = ReturnType<typeof createTrashRepository>;
+type TrashRepository = ReturnType<typeof createTrashRepository>;
 
 export function createTrashRepository(db: Db) {
   return {

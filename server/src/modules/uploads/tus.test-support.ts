@@ -79,7 +79,7 @@ export async function uploadRows(t: TestApp): Promise<UploadRecord[]> {
 }
 
 /** Entries of a folder other than the expected names (temporary or partial files). */
-export function strayEntries(dir: string, expected: string[]): string[] {
+function strayEntries(dir: string, expected: string[]): string[] {
   return fs.readdirSync(dir).filter((name) => !expected.includes(name));
 }
 

@@ -15,7 +15,7 @@ export function requestPath(url: string): string {
 }
 
 /** Percent-encodes each segment of a virtual path (RFC 3986 unreserved characters stay). */
-export function encodeVirtual(virtual: string): string {
+function encodeVirtual(virtual: string): string {
   return virtual
     .split('/')
     .map((segment) => encodeURIComponent(segment).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`))

@@ -146,7 +146,7 @@ export function escapeAttribute(text: string): string {
 }
 
 /** The text content of an element and its descendants. */
-export function textOf(node: XmlNode): string {
+function textOf(node: XmlNode): string {
   return isElement(node) ? node.children.map(textOf).join('') : node.text;
 }
 

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../api/api-error';
 import { searchFolder } from '../../api/search';
 
-export type SearchStatus = 'idle' | 'searching' | 'done' | 'failed';
+type SearchStatus = 'idle' | 'searching' | 'done' | 'failed';
 
 export type SearchState = {
   results: SearchResult[];

@@ -14,11 +14,11 @@ export const useShellPanel = create<ShellState>((set) => ({
   toggle: () => set((state) => ({ isOpen: !state.isOpen })),
 }));
 
-export function toggleShellPanel(): void {
+function toggleShellPanel(): void {
   useShellPanel.getState().toggle();
 }
 
-export function isShellPanelOpen(): boolean {
+function isShellPanelOpen(): boolean {
   return useShellPanel.getState().isOpen;
 }
 
