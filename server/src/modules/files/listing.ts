@@ -103,13 +103,6 @@ export async function describeFile(scope: Scope, resolved: ResolvedPath, options
   return resource;
 }
 
-/** A folder listing or a single file, whichever `resolved` is. */
-async function describeResource(scope: Scope, resolved: ResolvedPath, options: DescribeOptions & { sorting: Sorting }): Promise<Resource> {
-  if (!resolved.stat) throw notFound();
-  if (resolved.stat.isDirectory()) return listFolder(scope, resolved, options.sorting);
-  return describeFile(scope, resolved, options);
-}
-
 /**
  * Every descendant of a folder except itself, depth-first in lexical order. Denied or hidden
  * entries are dropped with their subtree; links are listed (when they stay in the scope) but

@@ -15,7 +15,7 @@ declare module 'fastify' {
 const running = new WeakMap<Services, OidcService>();
 
 /** The single sign-on service of an app built with these services. */
-function oidcOf(services: Services): OidcService | undefined {
+export function oidcOf(services: Services): OidcService | undefined {
   return running.get(services);
 }
 

@@ -18,7 +18,7 @@ import { createPasswordGuard, type GuessPolicy, LoginPolicy } from '../auth/pass
 import { createChallenges } from './challenges.js';
 import { createSecretBox, hashRecoveryCode, matchingStep, newRecoveryCode, newSecret, normaliseRecoveryCode, otpauthUri } from './totp.js';
 
-type TwoFactorService = ReturnType<typeof createTwoFactorService>;
+export type TwoFactorService = ReturnType<typeof createTwoFactorService>;
 
 /**
  * Guesses of codes, per (account, client) and per client, as for passwords; the account here is

@@ -14,7 +14,7 @@ const CACHE_ENTRIES = 1000;
 
 type Cached = { token: string; expiresAt: number };
 
-type DavAuthenticator = ReturnType<typeof createDavAuthenticator>;
+export type DavAuthenticator = ReturnType<typeof createDavAuthenticator>;
 
 /** `Authorization: Basic …` as username and password, or undefined when absent or malformed. */
 function basicCredentials(header: string | string[] | undefined): { username: string; password: string } | undefined {

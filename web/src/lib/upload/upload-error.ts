@@ -2,7 +2,6 @@
 const UploadAbortedMessage = 'Upload aborted';
 export const UploadFailedMessage = 'Upload failed';
 export const ConnectionAbortedMessage = '001 Connection aborted';
-const TusNotDefinedMessage = 'Tus.io settings are not defined';
 
 /** A failed or aborted transfer; `isAborted` failures are the user's own doing and stay silent. */
 export class UploadError extends Error {
