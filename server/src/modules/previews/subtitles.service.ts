@@ -28,7 +28,7 @@ export function createSubtitlesService({ downloads }: { downloads: DownloadsServ
  * A subtitle entry already resolved through a scope gate, as WebVTT: `subtitle` resolves in the
  * user's scope, public share links resolve inside the shared folder.
  */
-export async function subtitleOf(resolved: ReadTarget['resolved']): Promise<{ name: string; vtt: string }> {
+async function subtitleOf(resolved: ReadTarget['resolved']): Promise<{ name: string; vtt: string }> {
   const name = baseName(resolved.virtual);
   const extension = path.extname(name).toLowerCase();
   if (!resolved.stat.isFile() || !(SUBTITLE_EXTENSIONS as readonly string[]).includes(extension)) throw badRequest('not a subtitle file');
