@@ -127,7 +127,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 }
 
 /** Removes the base URL prefix; requests that lack it are routed unchanged. */
-export function stripBaseURL(url: string, baseURL: string): string {
+function stripBaseURL(url: string, baseURL: string): string {
   if (!baseURL) return url;
   if (url === baseURL) return '/';
   if (url.startsWith(baseURL + '?')) return '/' + url.slice(baseURL.length);

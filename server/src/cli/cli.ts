@@ -52,7 +52,7 @@ const FLAG_KEYS: Record<string, keyof Config | 'configFile'> = {
   metrics: 'metrics',
 };
 
-export function configFromFlags(flags: GlobalFlags): Config {
+function configFromFlags(flags: GlobalFlags): Config {
   const mapped: Record<string, unknown> = {};
   let configFile: string | undefined;
   for (const [flag, value] of Object.entries(flags)) {

@@ -3,7 +3,7 @@ import { forbidden } from '../errors.js';
 import { pathnameOf } from '../http/request-path.js';
 
 /** Splits a Host header into its lower-cased name (brackets kept for IPv6) and port. */
-export function parseHost(value: string): { name: string; port?: string } | undefined {
+function parseHost(value: string): { name: string; port?: string } | undefined {
   const host = value.trim().toLowerCase();
   const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(host);
   if (!match) return undefined;

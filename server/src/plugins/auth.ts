@@ -23,7 +23,7 @@ declare module 'fastify' {
 }
 
 /** A personal API token from `Authorization: Bearer burrow_pat_…`, or undefined. */
-export function bearerApiToken(request: FastifyRequest): string | undefined {
+function bearerApiToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   const match = /^\s*bearer\s+(\S+)\s*$/i.exec(Array.isArray(header) ? (header[0] ?? '') : (header ?? ''));
   return match && match[1]!.startsWith(ApiTokenPrefix) ? match[1] : undefined;

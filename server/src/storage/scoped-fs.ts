@@ -273,7 +273,7 @@ export class Scope {
 }
 
 /** Whether any segment of a virtual path starts with `.` (`/a/.git/config`, `/.env`). */
-export function hasDotSegment(virtual: string): boolean {
+function hasDotSegment(virtual: string): boolean {
   return virtual.includes('/.');
 }
 

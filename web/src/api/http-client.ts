@@ -163,7 +163,7 @@ export async function* requestLines(path: string, options?: RequestOptions): Asy
 }
 
 /** The `ws:` or `wss:` URL of an API path on this page's host, below the base URL. */
-export function webSocketUrl(path: string): string {
+function webSocketUrl(path: string): string {
   const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
   return `${scheme}//${window.location.host}${apiUrl(path)}`;
 }

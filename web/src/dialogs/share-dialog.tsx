@@ -70,6 +70,7 @@ export default function ShareDialog({ item, onClose }: ShareDialogProps & Dialog
   useEffect(() => {
     if (isLoaded) setFocusId(view === 'form' ? durationId : newButtonId);
     // Only when loading ends: later view changes pick their own focus.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
   }, [isLoaded]);
   const locale = currentLocaleTag();
   const urlOf = (hash: string) => shareLinkUrl(hash, baseURL);

@@ -20,7 +20,7 @@ const CaptchaPollInterval = 100;
 const CaptchaWaitLimit = 15_000;
 
 /** Resolves once the captcha script has defined `grecaptcha`, polling every 100 ms. */
-export function waitForCaptcha(limit = CaptchaWaitLimit): Promise<boolean> {
+function waitForCaptcha(limit = CaptchaWaitLimit): Promise<boolean> {
   return new Promise((resolve) => {
     const started = Date.now();
     const poll = () => {

@@ -31,6 +31,3 @@ export function openDialog<K extends DialogName>(name: K, props: DialogPropsOf<K
   return useDialogs.getState().openDialog(name, props);
 }
 
-export function closeDialog(id?: number): void {
-  useDialogs.getState().closeDialog(id);
-}

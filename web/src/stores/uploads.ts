@@ -18,9 +18,9 @@ import { openDialog } from './dialog-store';
 import { preselect } from './selection-store';
 import { useSession } from './session-store';
 
-export type UploadFileStatus = 'pending' | 'active' | 'done' | 'failed';
+type UploadFileStatus = 'pending' | 'active' | 'done' | 'failed';
 
-export type UploadFileState = { id: number; path: string; name: string; size: number; sent: number; status: UploadFileStatus };
+type UploadFileState = { id: number; path: string; name: string; size: number; sent: number; status: UploadFileStatus };
 
 type UploadsState = {
   files: UploadFileState[];
@@ -48,7 +48,7 @@ export const useUploads = create<UploadsState>(() => ({
   isFinished: false,
 }));
 
-export const ProgressRefreshMs = 1000;
+const ProgressRefreshMs = 1000;
 const FinishedShownMs = 3000;
 
 // What changes many times a second lives here and reaches the store once a second.

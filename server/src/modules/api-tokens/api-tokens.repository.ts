@@ -4,8 +4,6 @@ import type { ApiTokensTable } from '../../storage/schema.js';
 
 export type ApiTokenRow = Selectable<ApiTokensTable>;
 
-export type ApiTokensRepository = ReturnType<typeof createApiTokensRepository>;
-
 /** The api_tokens table: tokens are found by the hash of their secret, never by the secret. */
 export function createApiTokensRepository(db: Db) {
   return {

@@ -17,11 +17,6 @@ const MAX_TOKENS_PER_USER = 100;
 /** Where an expiry would otherwise go in a session's shape: the far future. */
 const NEVER_SECONDS = 253402300799;
 
-/** A token: the prefix, then 32 random bytes in base64url (256 bits; a fast hash is enough). */
-export function isApiToken(value: string | undefined): value is string {
-  return typeof value === 'string' && value.startsWith(ApiTokenPrefix) && value.length > ApiTokenPrefix.length;
-}
-
 const hashOf = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 

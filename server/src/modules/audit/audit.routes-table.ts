@@ -39,7 +39,7 @@ export type RouteRule = {
   describe?: (context: RuleContext) => { path?: string; destination?: string; details?: Record<string, unknown>; actor?: { id: number | null; username: string } };
 };
 
-export type RuleContext = { request: FastifyRequest; reply: FastifyReply; before: unknown; services: AuditLookups; ok: boolean };
+type RuleContext = { request: FastifyRequest; reply: FastifyReply; before: unknown; services: AuditLookups; ok: boolean };
 
 /** A JSON body that may have been read as text (the login and share routes take any body as text). */
 function jsonBody(request: FastifyRequest): Record<string, unknown> {

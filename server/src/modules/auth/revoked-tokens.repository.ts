@@ -1,7 +1,5 @@
 import type { Db } from '../../storage/db.js';
 
-export type RevokedTokensRepository = ReturnType<typeof createRevokedTokensRepository>;
-
 /** Session tokens ended by a logout before they expire, by token id (`jti`). */
 export function createRevokedTokensRepository(db: Db) {
   return {

@@ -26,8 +26,7 @@ export type HookOptions = {
 };
 
 const DEFAULT_TIMEOUT_MS = 60_000;
-const VARIABLES = ['FILE', 'SCOPE', 'TRIGGER', 'USERNAME', 'DESTINATION'] as const;
-type Variables = Record<(typeof VARIABLES)[number], string>;
+type Variables = Record<'FILE' | 'SCOPE' | 'TRIGGER' | 'USERNAME' | 'DESTINATION', string>;
 
 /**
  * An argument that is exactly `$NAME` or `${NAME}` of a hook variable becomes its value, as one

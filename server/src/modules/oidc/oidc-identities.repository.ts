@@ -1,7 +1,5 @@
 import type { Db } from '../../storage/db.js';
 
-export type OidcIdentitiesRepository = ReturnType<typeof createOidcIdentitiesRepository>;
-
 /** Which provider account (issuer and subject) signs in as which Burrow user. */
 export function createOidcIdentitiesRepository(db: Db) {
   return {

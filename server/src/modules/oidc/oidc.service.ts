@@ -1,7 +1,6 @@
 import * as client from 'openid-client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OidcError, OidcStartup } from '@burrow/protocol';
-import { OidcPaths } from '@burrow/protocol';
 import type { Db } from '../../storage/db.js';
 import { createOidcIdentitiesRepository } from './oidc-identities.repository.js';
 import type { AuthService, Authenticated } from '../auth/auth.service.js';
@@ -47,7 +46,7 @@ export type OidcService = ReturnType<typeof createOidcService>;
 type ClientError = { message?: string; error?: string; error_description?: string; cause?: unknown };
 
 /** A client library error for the log: its message, the provider's error code, the claim or attribute at fault; never a token. */
-export function describeError(error: unknown): string {
+function describeError(error: unknown): string {
   const parts: string[] = [];
   let current = error as ClientError | undefined;
   for (let depth = 0; current && typeof current === 'object' && depth < 3; depth++) {
@@ -63,7 +62,7 @@ export function describeError(error: unknown): string {
 }
 
 /** The user's name from the claims: the configured claim, else `email`, else `sub`. */
-export function usernameFromClaims(claims: Record<string, unknown>, claim: string): string | undefined {
+function usernameFromClaims(claims: Record<string, unknown>, claim: string): string | undefined {
   for (const name of [claim, 'email', 'sub']) {
     const value = claims[name];
     if (typeof value === 'string' && value.trim()) return value.trim();
@@ -72,7 +71,7 @@ export function usernameFromClaims(claims: Record<string, unknown>, claim: strin
 }
 
 /** The user's groups from a claim holding a list of names or a single name. */
-export function groupsFromClaims(claims: Record<string, unknown>, claim: string): string[] {
+function groupsFromClaims(claims: Record<string, unknown>, claim: string): string[] {
   const value = claims[claim];
   if (typeof value === 'string') return [value];
   if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');

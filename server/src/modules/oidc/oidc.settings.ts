@@ -9,7 +9,7 @@ export type OidcStored = Omit<OidcSettings, 'clientSecretSet' | 'locked'> & { cl
 
 const SETTINGS_KEY = 'oidc';
 
-export const DefaultOidc: OidcStored = {
+const DefaultOidc: OidcStored = {
   enabled: false,
   issuer: '',
   clientId: '',
@@ -30,7 +30,7 @@ function isLoopback(hostname: string): boolean {
 }
 
 /** Checks an issuer URL; the empty string is allowed (single sign-on unconfigured). */
-export function checkIssuer(issuer: string): void {
+function checkIssuer(issuer: string): void {
   if (!issuer) return;
   let url: URL;
   try {

@@ -16,7 +16,7 @@ import type { CacheKey, ThumbnailCache } from './thumbnail-cache.js';
 import type { VideoFrames } from './video-frame.js';
 
 /** Larger sources are refused (413) rather than decoded. */
-export const MAX_PREVIEW_INPUT_BYTES = 200 * 1024 * 1024;
+const MAX_PREVIEW_INPUT_BYTES = 200 * 1024 * 1024;
 
 export type PreviewResult =
   /** Serve the file itself (resizing off, GIF, or a format we do not decode). */

@@ -1,7 +1,5 @@
 import type { Db } from '../../storage/db.js';
 
-export type SettingsRepository = ReturnType<typeof createSettingsRepository>;
-
 /** The settings table: one text value (JSON or base64) per key. */
 export function createSettingsRepository(db: Db) {
   return {

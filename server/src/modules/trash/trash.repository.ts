@@ -35,8 +35,6 @@ function toRecord(row: Selectable<TrashTable>): TrashRecord {
 
 const sortColumns: Record<TrashSortField, 'name' | 'deleted_at' | 'size'> = { name: 'name', deleted: 'deleted_at', size: 'size' };
 
-export type TrashRepository = ReturnType<typeof createTrashRepository>;
-
 export function createTrashRepository(db: Db) {
   return {
     async insert(record: TrashRecord): Promise<void> {

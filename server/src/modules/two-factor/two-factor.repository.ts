@@ -3,8 +3,6 @@ import type { Db } from '../../storage/db.js';
 /** A user's two-factor state: the sealed secret, when it was confirmed, whether it is required, the last time step used. */
 export type TwoFactorRow = { secret: string | null; enabled_at: number | null; required: number; last_step: number | null };
 
-export type TwoFactorRepository = ReturnType<typeof createTwoFactorRepository>;
-
 /** The two_factor and recovery_codes tables. */
 export function createTwoFactorRepository(db: Db) {
   return {

@@ -26,7 +26,7 @@ export type TwoFactorService = ReturnType<typeof createTwoFactorService>;
  * Guesses of codes, per (account, client) and per client, as for passwords; the account here is
  * the user, whatever name they typed. Whoever guesses already knows the password.
  */
-export const CodeGuessPolicy: GuessPolicy = { ...LoginPolicy, perAccountClient: 5, perClient: 20, slowAfter: 5 };
+const CodeGuessPolicy: GuessPolicy = { ...LoginPolicy, perAccountClient: 5, perClient: 20, slowAfter: 5 };
 /** Wrong codes one account takes in the policy's window from all clients together; then 429. */
 const ACCOUNT_CAP = 10;
 

@@ -44,6 +44,7 @@ export function checkField(name: WritableField, value: unknown): void {
     case 'username': {
       const username = value as string;
       if (!username.trim()) throw badRequest('username is empty');
+      // eslint-disable-next-line no-control-regex -- control characters are refused in names
       if (username.length > 255 || /[\u0000-\u001f\u007f/\\]/.test(username)) throw badRequest('invalid username');
       break;
     }

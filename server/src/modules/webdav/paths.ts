@@ -7,7 +7,7 @@ import { davError } from './responses.js';
 export const DAV_PREFIX = '/dav';
 
 /** Percent-encodes each segment of a virtual path (RFC 3986 unreserved characters stay). */
-export function encodeVirtual(virtual: string): string {
+function encodeVirtual(virtual: string): string {
   return virtual
     .split('/')
     .map((segment) => encodeURIComponent(segment).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`))

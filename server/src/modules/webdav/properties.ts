@@ -19,7 +19,7 @@ export type DavResource = {
 };
 
 /** Live properties, in the order allprop lists them. The quota ones are only sent when asked for. */
-export const LIVE_PROPERTIES = [
+const LIVE_PROPERTIES = [
   'creationdate',
   'displayname',
   'getcontentlength',

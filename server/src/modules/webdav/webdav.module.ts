@@ -34,7 +34,7 @@ const EXTRA_METHODS: Array<[string, boolean]> = [
   ['UNLOCK', true],
 ];
 
-export const BASIC_CHALLENGE = 'Basic realm="Burrow", charset="UTF-8"';
+const BASIC_CHALLENGE = 'Basic realm="Burrow", charset="UTF-8"';
 
 type Handler = (ctx: DavContext) => Promise<unknown>;
 

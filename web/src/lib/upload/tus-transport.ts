@@ -70,7 +70,7 @@ export function tusOptions(settings: TusTransferSettings, options: TusEndpointOp
 }
 
 /** The failure text: the server's answer when there is one, otherwise "Upload failed". */
-export function tusErrorOf(error: Error): UploadError {
+function tusErrorOf(error: Error): UploadError {
   const response = (error as Partial<DetailedError>).originalResponse;
   if (!response) return new UploadError(UploadFailedMessage);
   const body = response.getBody()?.trim();

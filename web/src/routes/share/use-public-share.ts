@@ -11,7 +11,7 @@ import { fetchPublicShare, type ShareCredentials } from '../../api/public-shares
  */
 const useShareTokens = create<{ tokens: Record<string, string> }>(() => ({ tokens: {} }));
 
-export function useShareToken(hash: string): string | undefined {
+function useShareToken(hash: string): string | undefined {
   return useShareTokens((state) => state.tokens[hash]);
 }
 

@@ -1,13 +1,13 @@
 import type { TrashItem, TrashList, TrashSortField } from '@burrow/protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp, RotateCcw, Trash2, X } from 'lucide-react';
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorCodeOf, isApiError } from '../../api/api-error';
 import { deleteForever, emptyTrash, listTrash, restoreFromTrash } from '../../api/trash';
 import { ErrorScreen } from '../../components/errors/error-screen';
 import { ItemIcon } from '../../components/listing/item-icon';
-import { useWindowRows } from '../../components/listing/use-window-rows';
+import { useDocumentTop, useWindowRows } from '../../components/listing/use-window-rows';
 import { currentLocaleTag } from '../../i18n/i18n';
 import { formatAbsolute, formatRelative } from '../../lib/format-date';
 import { formatSize } from '../../lib/format-size';
@@ -30,17 +30,6 @@ function askReplaceOrRename(name: string): Promise<ReplaceRenameChoice> {
   return new Promise((resolve) => openDialog('replace-rename', { names: [name], onChoice: resolve }));
 }
 
-/** The document offset of the list's first row, which the page-scrolled window starts at. */
-function useDocumentTop(ref: React.RefObject<HTMLElement | null>) {
-  const [top, setTop] = useState(0);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    const next = Math.round(element.getBoundingClientRect().top + window.scrollY);
-    if (next !== top) setTop(next);
-  });
-  return top;
-}
 
 function SortHeader({ field, label, sort, onSort }: { field: TrashSortField; label: string; sort: Sort; onSort: (field: TrashSortField) => void }) {
   const { t } = useTranslation();
