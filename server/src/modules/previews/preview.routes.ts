@@ -1,26 +1,9 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiPaths } from '@burrow/protocol';
-import { evaluatePreconditions } from '../../http/conditional.js';
-import { contentDisposition } from '../../http/content-disposition.js';
 import { queryValue } from '../../http/query.js';
 import { pathAfter } from '../../http/request-path.js';
-import { sendFile } from '../../http/send-file.js';
-import { sendStatus } from '../../plugins/error-handler.js';
-import type { PreviewResult, PreviewsService } from './previews.service.js';
-
-/** Sends a preview result: the file itself, or the rendering with its validators. Public share links use it too. */
-export async function sendPreview(request: FastifyRequest, reply: FastifyReply, result: PreviewResult, inline: boolean): Promise<FastifyReply> {
-  if (result.kind === 'raw') return sendFile(request, reply, result.resolved, { inline });
-
-  reply.header('cache-control', 'private');
-  reply.header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', result.name));
-  reply.header('etag', result.etag);
-  reply.header('last-modified', new Date(result.mtimeMs).toUTCString());
-  const precondition = evaluatePreconditions(request.headers, { etag: result.etag, mtimeMs: result.mtimeMs });
-  if (precondition === 304) return reply.code(304).send();
-  if (precondition === 412) return sendStatus(reply, 412);
-  return reply.type(result.contentType).send(result.data);
-}
+import type { PreviewsService } from './previews.service.js';
+import { sendPreview } from './preview-replies.js';
 
 /** `GET /api/preview/{thumb|big}/*`: a resized image, or the file itself where none is made. */
 export const previewRoutes: FastifyPluginAsync<{ previews: PreviewsService }> = async (app, { previews }) => {

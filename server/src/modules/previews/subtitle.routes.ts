@@ -1,21 +1,9 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiPaths } from '@burrow/protocol';
-import { contentDisposition } from '../../http/content-disposition.js';
-import { RAW_CSP } from '../../http/inline-policy.js';
 import { queryValue } from '../../http/query.js';
 import { pathAfter } from '../../http/request-path.js';
 import type { SubtitlesService } from './subtitles.service.js';
-
-/** Sends a converted subtitle as WebVTT. Public share links use it too. */
-export function sendSubtitle(reply: FastifyReply, subtitle: { name: string; vtt: string }, inline: boolean): FastifyReply {
-  return reply
-    .header('content-type', 'text/vtt; charset=utf-8')
-    .header('content-security-policy', RAW_CSP)
-    .header('cache-control', 'private')
-    .header('x-content-type-options', 'nosniff')
-    .header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', subtitle.name))
-    .send(subtitle.vtt);
-}
+import { sendSubtitle } from './preview-replies.js';
 
 /** `GET /api/subtitle/*`: a subtitle file converted to WebVTT for the video player. */
 export const subtitleRoutes: FastifyPluginAsync<{ subtitles: SubtitlesService }> = async (app, { subtitles }) => {
