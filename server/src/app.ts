@@ -85,7 +85,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const fastPaths = fastPathsStatus();
   if (!fastPaths.available) app.log.warn({ reason: fastPaths.reason }, 'kernel fast paths unavailable: downloads, uploads and listings take slower fallbacks');
-  const db = await openDatabase(config.database);
+  const db = await openDatabase(config.database, { poolSize: config.databasePoolSize });
   const settings = await createSettingsService(db);
   const scopes = createScopes(config, settings);
   const usersRepository = createUsersRepository(db);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from './cli.js';
 import { openDatabase } from '../storage/db.js';
+import { testDatabase } from '../test-support/postgres.js';
 import { createUsersRepository } from '../modules/users/users.repository.js';
 import { verifyPassword } from '../modules/auth/passwords.js';
 
@@ -19,9 +20,9 @@ type Run = { code: number; stdout: string; stderr: string };
 let dir: string;
 let database: string;
 let root: string;
-beforeEach(() => {
+beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-cli-'));
-  database = path.join(dir, 'burrow.db');
+  database = await testDatabase(path.join(dir, 'burrow.db'));
   root = path.join(dir, 'root');
   for (const name of Object.keys(process.env)) if (name.startsWith('BURROW_')) vi.stubEnv(name, undefined);
   vi.stubEnv('BURROW_ADMIN_PASSWORD', 'admin-cli-password-1');
@@ -130,7 +131,7 @@ describe('first run', () => {
     expect(second.stdout).not.toContain('password');
     expect(second.stdout).not.toContain(password);
     // Another fresh database gets another password: there is no default.
-    database = path.join(dir, 'other.db');
+    database = await testDatabase(path.join(dir, 'other.db'));
     const other = /created user "admin" with password (\S+)/.exec((await onTemp('users', 'ls')).stdout);
     expect(other?.[1]).toBeDefined();
     expect(other![1]).not.toBe(password);

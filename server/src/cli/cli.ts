@@ -73,7 +73,7 @@ async function openStores(config: Config) {
   // As at server start: the root must exist before scopes are resolved and probed, so user
   // commands work on a machine where the server has never run.
   fs.mkdirSync(config.root, { recursive: true, mode: config.dirMode });
-  const db = await openDatabase(config.database);
+  const db = await openDatabase(config.database, { poolSize: config.databasePoolSize });
   const settings = await createSettingsService(db);
   const scopes = createScopes(config, settings);
   const users = createUsersRepository(db);
@@ -231,6 +231,19 @@ export async function runCli(argv: string[]): Promise<void> {
   ).action(async (file: string, flags: GlobalFlags) => {
     await importFilebrowser(file, withConfig(flags), { dryRun: flags.dryRun === true, merge: flags.merge === true });
   });
+
+  program
+    .command('migrate')
+    .description('copy every user, setting, link, upload, token, trash and audit record from one database into an empty one')
+    .requiredOption('--from <database>', 'the database to copy, e.g. burrow.db')
+    .requiredOption('--to <database>', 'the empty database to fill, e.g. postgres://burrow@localhost/burrow')
+    .action(async (flags: { from: string; to: string }) => {
+      const { migrateDatabase, describeDatabase } = await import('./migrate.js');
+      const report = await migrateDatabase(flags.from, flags.to);
+      const total = report.tables.reduce((sum, table) => sum + table.rows, 0);
+      for (const table of report.tables) process.stdout.write(`${table.table}\t${table.rows}\n`);
+      process.stdout.write(`copied ${total} rows in ${report.tables.length} tables from ${describeDatabase(flags.from)} to ${describeDatabase(flags.to)}; the search index is rebuilt at the next start\n`);
+    });
 
   await program.parseAsync(argv);
 }

@@ -1,7 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { SearchResult } from '@burrow/protocol';
-import type { Config } from '../../config.js';
+import { isPostgresUrl, type Config } from '../../config.js';
 import { notFound } from '../../errors.js';
 import type { FileEvent } from '../../storage/file-events.js';
 import type { Scope } from '../../storage/scoped-fs.js';
@@ -182,6 +182,10 @@ export function createSearchService(deps: { config: Config; scopes: Scopes; log:
       rootReal = await scopes.serverRoot();
       if (config.database === ':memory:') {
         log.warn({}, 'search index: an in-memory database cannot be shared; searches walk the folders');
+        return;
+      }
+      if (isPostgresUrl(config.database)) {
+        log.info({}, 'search index: kept in SQLite only for now; on PostgreSQL searches walk the folders');
         return;
       }
       repository = openSearchRepository(config.database);
