@@ -77,7 +77,7 @@ async function storedUser(username: string) {
 }
 
 describe('help', () => {
-  const commands = [[], ['serve'], ['users'], ['users', 'add'], ['users', 'ls'], ['users', 'rm'], ['users', 'update'], ['config'], ['config', 'show'], ['config', 'set']];
+  const commands = [[], ['serve'], ['users'], ['users', 'add'], ['users', 'ls'], ['users', 'rm'], ['users', 'update'], ['config'], ['config', 'show'], ['config', 'set'], ['migrate']];
   it.each(commands)('burrow %s --help', async (...command: string[]) => {
     const run = await burrow(...command, '--help');
     expect(run.code).toBe(0);
@@ -90,6 +90,14 @@ describe('help', () => {
       const run = await burrow(...command, '--help');
       for (const option of ['--database <file>', '--root <dir>', '--port <port>', '--config <file>']) expect(run.stdout, command.join(' ')).toContain(option);
     }
+  });
+
+  it('migrate names what it needs and refuses a source that does not exist', async () => {
+    expect((await burrow('migrate', '--to', 'postgres://u@127.0.0.1:1/x')).stderr).toMatch(/--from <database>/);
+    const run = await burrow('migrate', '--from', path.join(dir, 'missing.db'), '--to', 'postgres://u:secret@127.0.0.1:1/x');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/missing\.db does not exist: --from must name an existing Burrow database/);
+    expect(run.stderr).not.toContain('secret');
   });
 
   it('exits 2 on an unknown command or option', async () => {

@@ -21,7 +21,8 @@ function addServerOptions(command: Command): Command {
     .option('-r, --root <dir>', 'folder to serve (default ./data)')
     .option('-a, --address <address>', 'address to listen on (default 127.0.0.1)')
     .option('-p, --port <port>', 'port to listen on (default 8080)')
-    .option('-d, --database <file>', 'SQLite database file (default ./burrow.db)')
+    .option('-d, --database <file>', 'SQLite database file (default ./burrow.db), or a postgres:// URL')
+    .option('--database-pool-size <n>', 'connections kept open to PostgreSQL (default 10)')
     .option('-b, --base-url <prefix>', 'URL prefix when served below a path')
     .option('--token-expiration <duration>', 'token lifetime such as 2h or 90m')
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent')
@@ -42,6 +43,7 @@ const FLAG_KEYS: Record<string, keyof Config | 'configFile'> = {
   address: 'address',
   port: 'port',
   database: 'database',
+  databasePoolSize: 'databasePoolSize',
   baseUrl: 'baseURL',
   tokenExpiration: 'tokenExpiration',
   logLevel: 'logLevel',
