@@ -45,7 +45,7 @@ export async function importFilebrowser(file: string, config: Config, options: {
 
   // A dry run never creates the target: when it does not exist yet, an empty one stands in.
   const exists = isPostgresUrl(config.database) || fs.existsSync(config.database);
-  const db = await openDatabase(options.dryRun && !exists ? ':memory:' : config.database);
+  const db = await openDatabase(options.dryRun && !exists ? ':memory:' : config.database, { poolSize: config.databasePoolSize });
   let report;
   try {
     report = await applyImport(db, plan, { merge: options.merge, dryRun: options.dryRun, root: fs.existsSync(config.root) ? config.root : undefined });
