@@ -24,13 +24,14 @@ function run(command, args, options = {}) {
   return result.status ?? 1;
 }
 
-function vitestSuite(workspace) {
-  const report = path.join(reports, `${workspace}.json`);
+function vitestSuite(workspace, { label = workspace, env = {} } = {}) {
+  const report = path.join(reports, `${label}.json`);
   const status = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
     cwd: path.join(root, workspace),
+    env: { ...process.env, ...env },
   });
   if (!fs.existsSync(report)) {
-    problems.push(`${workspace}: no report (exit ${status})`);
+    problems.push(`${label}: no report (exit ${status})`);
     totals.failed += 1;
     return;
   }
@@ -39,7 +40,7 @@ function vitestSuite(workspace) {
   totals.failed += json.numFailedTests ?? 0;
   totals.skipped += (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
   if (status !== 0 && !json.numFailedTests) {
-    problems.push(`${workspace}: exited ${status}`);
+    problems.push(`${label}: exited ${status}`);
     totals.failed += 1;
   }
 }
@@ -108,6 +109,11 @@ if (wants('lint')) lintChecks();
 const webSuite = wants('web') && fs.existsSync(path.join(root, 'web/vitest.config.ts'));
 const browserSuite = wants('e2e') && fs.existsSync(path.join(root, 'e2e/playwright.config.ts'));
 if (wants('server')) vitestSuite('server');
+// The same server suite again, every database on a private PostgreSQL cluster the suite starts
+// itself; without PostgreSQL installed that run fails (it is never skipped).
+if (wants('server') || only.includes('server-postgres')) {
+  vitestSuite('server', { label: 'server-postgres', env: { BURROW_TEST_DATABASE: 'postgres' } });
+}
 // The build comes before the web suite, whose start-up size budget measures web/dist, and is
 // the one the browser tests then run against (the whole app for them, only the web app otherwise).
 let built = true;

@@ -9,6 +9,8 @@ export default defineConfig({
   },
   test: {
     include: ['src/**/*.test.ts'],
+    // With BURROW_TEST_DATABASE=postgres: a private PostgreSQL cluster for the run.
+    globalSetup: ['src/test-support/global-setup.ts'],
     testTimeout: 30000,
     hookTimeout: 60000,
     pool: 'forks',

@@ -151,6 +151,12 @@ describe('values', () => {
     expect(configError(() => resolveConfig({ bwrap: ' ' }, dir))).toMatch(/^bwrap: /);
   });
 
+  it('keeps a PostgreSQL URL as given, with its pool size, and the cache in the working folder', () => {
+    const config = resolveConfig({ database: 'postgresql://burrow:pw@db.example:5433/burrow?sslmode=require', databasePoolSize: '25' }, dir);
+    expect(config).toMatchObject({ database: 'postgresql://burrow:pw@db.example:5433/burrow?sslmode=require', databasePoolSize: 25, cacheDir: path.join(dir, '.burrow-cache') });
+    expect(resolveConfig({}, dir).databasePoolSize).toBe(10);
+  });
+
   it('takes help and issue addresses, or empty to hide them', () => {
     expect(resolveConfig({ helpURL: 'https://docs.example.org/', issuesURL: '' }, dir)).toMatchObject({ helpURL: 'https://docs.example.org/', issuesURL: '' });
     expect(resolveConfig({}, dir).helpURL).toMatch(/^https:\/\//);
@@ -192,6 +198,9 @@ describe('invalid values give a ConfigError with a clear message', () => {
     ['running commands', { maxRunningCommands: '0' }, /^maxRunningCommands: /],
     ['rescan interval', { searchRescanInterval: 'sometimes' }, /^searchRescanInterval: /],
     ['help URL', { helpURL: 'javascript:alert(1)' }, /helpURL: invalid URL/],
+    ['database scheme', { database: 'mysql://u:secret@h/db' }, /^database: expected a SQLite file or a postgres:\/\/ URL, got "mysql:\/\/…"$/],
+    ['postgres URL without a database', { database: 'postgres://u:secret@h' }, /^database: the postgres:\/\/ URL must name a database/],
+    ['pool size', { databasePoolSize: '0' }, /^databasePoolSize: /],
     ['issues URL', { issuesURL: 'file:///etc/passwd' }, /issuesURL: invalid URL/],
   ];
   it.each(cases)('%s', (_label, source, message) => {

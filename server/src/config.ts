@@ -7,7 +7,10 @@ export type Config = {
   root: string;
   address: string;
   port: number;
+  /** The SQLite database file, or a `postgres://` / `postgresql://` URL for PostgreSQL. */
   database: string;
+  /** Connections kept open to PostgreSQL (ignored for SQLite, which uses one). */
+  databasePoolSize: number;
   baseURL: string;
   /** Token lifetime in seconds. */
   tokenExpiration: number;
@@ -131,6 +134,7 @@ const ConfigKeys = [
   'address',
   'port',
   'database',
+  'databasePoolSize',
   'baseURL',
   'tokenExpiration',
   'logLevel',
@@ -380,9 +384,30 @@ export function loadConfig(options: { flags?: Source; env?: NodeJS.ProcessEnv; c
   }
 }
 
+/** Whether a `database` setting names a PostgreSQL server rather than a SQLite file. */
+export function isPostgresUrl(database: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(database);
+}
+
+/** A SQLite file is resolved against the working folder; a PostgreSQL URL is checked and kept. */
+function resolveDatabase(value: string, cwd: string): string {
+  if (!isPostgresUrl(value)) {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) throw new ConfigError(`database: expected a SQLite file or a postgres:// URL, got ${JSON.stringify(value.split('://')[0] + '://…')}`);
+    return path.resolve(cwd, value);
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('database: not a valid postgres:// URL');
+  }
+  if (!url.pathname || url.pathname === '/') throw new ConfigError('database: the postgres:// URL must name a database, as in postgres://user@host/burrow');
+  return value;
+}
+
 export function resolveConfig(source: Source, cwd = process.cwd()): Config {
   const get = (key: ConfigKey) => source[key];
-  const database = path.resolve(cwd, get('database') !== undefined ? asString('database', get('database')) : './burrow.db');
+  const database = resolveDatabase(get('database') !== undefined ? asString('database', get('database')) : './burrow.db', cwd);
   const logLevel = get('logLevel') !== undefined ? asString('logLevel', get('logLevel')) : 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new ConfigError(`logLevel: expected one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
@@ -394,6 +419,7 @@ export function resolveConfig(source: Source, cwd = process.cwd()): Config {
     address,
     port: get('port') !== undefined ? asInt('port', get('port'), 0, 65535) : 8080,
     database,
+    databasePoolSize: get('databasePoolSize') !== undefined ? asInt('databasePoolSize', get('databasePoolSize'), 1, 1000) : 10,
     baseURL: normaliseBaseURL(get('baseURL') !== undefined ? asString('baseURL', get('baseURL')) : ''),
     tokenExpiration: get('tokenExpiration') !== undefined ? asDuration('tokenExpiration', get('tokenExpiration')) : 7200,
     logLevel: logLevel as Config['logLevel'],
@@ -401,7 +427,9 @@ export function resolveConfig(source: Source, cwd = process.cwd()): Config {
     cacheDir:
       get('cacheDir') !== undefined
         ? path.resolve(cwd, asString('cacheDir', get('cacheDir')))
-        : path.join(path.dirname(database), '.burrow-cache'),
+        : isPostgresUrl(database)
+          ? path.resolve(cwd, '.burrow-cache')
+          : path.join(path.dirname(database), '.burrow-cache'),
     enableThumbs: get('enableThumbs') !== undefined ? asBool('enableThumbs', get('enableThumbs')) : true,
     resizePreview: get('resizePreview') !== undefined ? asBool('resizePreview', get('resizePreview')) : true,
     enableExec: get('enableExec') !== undefined ? asBool('enableExec', get('enableExec')) : false,

@@ -34,7 +34,7 @@ export type CoreOptions = {
  * CLI stops here, so its commands load none of the feature modules.
  */
 export async function createCoreServices(config: Config, options: CoreOptions): Promise<CoreServices> {
-  const db = await openDatabase(config.database);
+  const db = await openDatabase(config.database, { poolSize: config.databasePoolSize });
   try {
     const settings = await createSettingsService(db);
     const scopes = createScopes(config, settings);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from './cli.js';
 import { openDatabase } from '../storage/db.js';
+import { testDatabase } from '../test-support/postgres.js';
 import { createUsersRepository } from '../modules/users/users.repository.js';
 import { verifyPassword } from '../modules/auth/passwords.js';
 
@@ -19,9 +20,9 @@ type Run = { code: number; stdout: string; stderr: string };
 let dir: string;
 let database: string;
 let root: string;
-beforeEach(() => {
+beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-cli-'));
-  database = path.join(dir, 'burrow.db');
+  database = await testDatabase(path.join(dir, 'burrow.db'));
   root = path.join(dir, 'root');
   for (const name of Object.keys(process.env)) if (name.startsWith('BURROW_')) vi.stubEnv(name, undefined);
   vi.stubEnv('BURROW_ADMIN_PASSWORD', 'admin-cli-password-1');
@@ -76,7 +77,7 @@ async function storedUser(username: string) {
 }
 
 describe('help', () => {
-  const commands = [[], ['serve'], ['users'], ['users', 'add'], ['users', 'ls'], ['users', 'rm'], ['users', 'update'], ['config'], ['config', 'show'], ['config', 'set']];
+  const commands = [[], ['serve'], ['users'], ['users', 'add'], ['users', 'ls'], ['users', 'rm'], ['users', 'update'], ['config'], ['config', 'show'], ['config', 'set'], ['migrate']];
   it.each(commands)('burrow %s --help', async (...command: string[]) => {
     const run = await burrow(...command, '--help');
     expect(run.code).toBe(0);
@@ -89,6 +90,14 @@ describe('help', () => {
       const run = await burrow(...command, '--help');
       for (const option of ['--database <file>', '--root <dir>', '--port <port>', '--config <file>']) expect(run.stdout, command.join(' ')).toContain(option);
     }
+  });
+
+  it('migrate names what it needs and refuses a source that does not exist', async () => {
+    expect((await burrow('migrate', '--to', 'postgres://u@127.0.0.1:1/x')).stderr).toMatch(/--from <database>/);
+    const run = await burrow('migrate', '--from', path.join(dir, 'missing.db'), '--to', 'postgres://u:secret@127.0.0.1:1/x');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/missing\.db does not exist: --from must name an existing Burrow database/);
+    expect(run.stderr).not.toContain('secret');
   });
 
   it('exits 2 on an unknown command or option', async () => {
@@ -130,7 +139,7 @@ describe('first run', () => {
     expect(second.stdout).not.toContain('password');
     expect(second.stdout).not.toContain(password);
     // Another fresh database gets another password: there is no default.
-    database = path.join(dir, 'other.db');
+    database = await testDatabase(path.join(dir, 'other.db'));
     const other = /created user "admin" with password (\S+)/.exec((await onTemp('users', 'ls')).stdout);
     expect(other?.[1]).toBeDefined();
     expect(other![1]).not.toBe(password);

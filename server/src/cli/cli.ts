@@ -17,7 +17,8 @@ function addServerOptions(command: Command): Command {
     .option('-r, --root <dir>', 'folder to serve (default ./data)')
     .option('-a, --address <address>', 'address to listen on (default 127.0.0.1)')
     .option('-p, --port <port>', 'port to listen on (default 8080)')
-    .option('-d, --database <file>', 'SQLite database file (default ./burrow.db)')
+    .option('-d, --database <file>', 'SQLite database file (default ./burrow.db), or a postgres:// URL')
+    .option('--database-pool-size <n>', 'connections kept open to PostgreSQL (default 10)')
     .option('-b, --base-url <prefix>', 'URL prefix when served below a path')
     .option('--token-expiration <duration>', 'token lifetime such as 2h or 90m')
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent')
@@ -38,6 +39,7 @@ const FLAG_KEYS: Record<string, keyof Config | 'configFile'> = {
   address: 'address',
   port: 'port',
   database: 'database',
+  databasePoolSize: 'databasePoolSize',
   baseUrl: 'baseURL',
   tokenExpiration: 'tokenExpiration',
   logLevel: 'logLevel',
@@ -225,6 +227,19 @@ export async function runCli(argv: string[]): Promise<void> {
   ).action(async (file: string, flags: GlobalFlags) => {
     await importFilebrowser(file, withConfig(flags), { dryRun: flags.dryRun === true, merge: flags.merge === true });
   });
+
+  program
+    .command('migrate')
+    .description('copy every user, setting, link, upload, token, trash and audit record from one database into an empty one')
+    .requiredOption('--from <database>', 'the database to copy, e.g. burrow.db')
+    .requiredOption('--to <database>', 'the empty database to fill, e.g. postgres://burrow@localhost/burrow')
+    .action(async (flags: { from: string; to: string }) => {
+      const { migrateDatabase, describeDatabase } = await import('./migrate.js');
+      const report = await migrateDatabase(flags.from, flags.to);
+      const total = report.tables.reduce((sum, table) => sum + table.rows, 0);
+      for (const table of report.tables) process.stdout.write(`${table.table}\t${table.rows}\n`);
+      process.stdout.write(`copied ${total} rows in ${report.tables.length} tables from ${describeDatabase(flags.from)} to ${describeDatabase(flags.to)}; the search index is rebuilt at the next start\n`);
+    });
 
   await program.parseAsync(argv);
 }

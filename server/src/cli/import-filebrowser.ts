@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config.js';
+import { isPostgresUrl, type Config } from '../config.js';
 import { openDatabase } from '../storage/db.js';
 import { isBoltFile } from '../modules/import/bolt-reader.js';
 import { readFilebrowserSource } from '../modules/import/filebrowser-source.js';
@@ -44,8 +44,8 @@ export async function importFilebrowser(file: string, config: Config, options: {
   if (plan.problems.length) throw new Error(`cannot import ${file}:\n  - ${plan.problems.join('\n  - ')}`);
 
   // A dry run never creates the target: when it does not exist yet, an empty one stands in.
-  const exists = fs.existsSync(config.database);
-  const db = await openDatabase(options.dryRun && !exists ? ':memory:' : config.database);
+  const exists = isPostgresUrl(config.database) || fs.existsSync(config.database);
+  const db = await openDatabase(options.dryRun && !exists ? ':memory:' : config.database, { poolSize: config.databasePoolSize });
   let report;
   try {
     report = await applyImport(db, plan, { merge: options.merge, dryRun: options.dryRun, root: fs.existsSync(config.root) ? config.root : undefined });

@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import SQLite from 'better-sqlite3';
-import { openDatabase, withStatementCache } from './db.js';
+import { engineOf, openDatabase, withStatementCache } from './db.js';
+import { acquireTestCluster, type TestCluster } from '../test-support/postgres.js';
 
 describe('openDatabase', () => {
   let dir: string;
@@ -98,5 +99,55 @@ describe('withStatementCache', () => {
     } finally {
       await db.destroy();
     }
+  });
+});
+
+describe('openDatabase on PostgreSQL', () => {
+  let cluster: TestCluster;
+  beforeAll(async () => {
+    cluster = await acquireTestCluster();
+  }, 120_000);
+  afterAll(async () => {
+    await cluster?.release();
+  });
+
+  it('applies migrations once, keeps data across reopenings and reads big integers as numbers', async () => {
+    const url = await cluster.createDatabase('reopen');
+    const first = await openDatabase(url, { poolSize: 2 });
+    expect(engineOf(first)).toBe('postgres');
+    await first.insertInto('settings').values({ key: 'probe', value: 'kept' }).execute();
+    await first.insertInto('revoked_tokens').values({ jti: 'j', expires_at: 2 ** 52 + 1 }).execute();
+    await first.destroy();
+    const second = await openDatabase(url);
+    try {
+      expect((await second.selectFrom('settings').select('value').where('key', '=', 'probe').executeTakeFirst())?.value).toBe('kept');
+      expect(await second.selectFrom('revoked_tokens').selectAll().execute()).toEqual([{ jti: 'j', expires_at: 2 ** 52 + 1 }]);
+      const count = await second.selectFrom('revoked_tokens').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      expect(count.n).toBe(1);
+      const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(second);
+      expect(applied.rows.map((migration) => migration.name)).toContain('0010_file_requests');
+      expect(new Set(applied.rows.map((migration) => migration.name)).size).toBe(applied.rows.length);
+    } finally {
+      await second.destroy();
+    }
+  });
+
+  it('refuses a second user with the same username', async () => {
+    const db = await openDatabase(await cluster.createDatabase('unique'));
+    try {
+      const row = {
+        username: 'bob', password_hash: 'x', scope: '/', locale: 'en', view_mode: 'list', single_click: 0, redirect_after_copy_move: 1,
+        hide_dotfiles: 0, date_format: 0, ace_editor_theme: '', sorting_by: 'name', sorting_asc: 0, lock_password: 0, perm: '{}',
+        commands: '[]', rules: '[]', tokens_valid_after: 0, updated_at: 0, created_at: 0,
+      };
+      await db.insertInto('users').values(row).execute();
+      await expect(db.insertInto('users').values(row).execute()).rejects.toThrow(/users_username_unique/);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('fails clearly when the server cannot be reached', async () => {
+    await expect(openDatabase('postgres://nobody@127.0.0.1:1/none')).rejects.toThrow(/ECONNREFUSED|connect/);
   });
 });

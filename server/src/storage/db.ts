@@ -1,14 +1,56 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type MigrationProvider, type SqliteDatabase } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema.js';
 import { migrations } from './migrations.js';
+import { isPostgresUrl } from '../config.js';
+
+export { engineOf, type Engine } from './engine.js';
 
 export type Db = Kysely<Database>;
 
-/** Opens the embedded SQLite database (WAL) and applies pending migrations. */
-export async function openDatabase(file: string): Promise<Db> {
+export type OpenOptions = {
+  /** Connections kept open to PostgreSQL; SQLite always uses one. */
+  poolSize?: number;
+};
+
+/**
+ * Opens the database named by `database` and applies pending migrations: the embedded SQLite
+ * file (WAL) by default, PostgreSQL for a `postgres://` URL.
+ */
+export async function openDatabase(database: string, options: OpenOptions = {}): Promise<Db> {
+  if (isPostgresUrl(database)) return openPostgres(database, options);
+  return openSqlite(database);
+}
+
+/** int8 (bigint) and numeric results arrive as text from pg; Burrow's values fit in a double. */
+const PG_INT8 = 20;
+const PG_NUMERIC = 1700;
+
+async function openPostgres(url: string, options: OpenOptions): Promise<Db> {
+  // Loaded only here: a SQLite server never pays for the PostgreSQL driver.
+  const { default: pg } = await import('pg');
+  const types = {
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      if (oid === PG_INT8 || oid === PG_NUMERIC) return (value: string) => Number(value);
+      return format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text');
+    },
+  };
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types: types as never });
+  // An idle connection that the server drops must not take the process down with it.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    await migrate(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return db;
+}
+
+async function openSqlite(file: string): Promise<Db> {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');

@@ -1,4 +1,18 @@
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type Kysely, type Migration } from 'kysely';
+import { engineOf } from './engine.js';
+
+/**
+ * Both engines run the same migrations. Where their SQL differs (generated ids, the search
+ * index's expression and trigram indexes) a migration asks which engine it runs on.
+ */
+
+/** A primary key the database numbers itself: AUTOINCREMENT on SQLite, an identity column on PostgreSQL. */
+function generatedId(db: Kysely<unknown>, autoIncrement: boolean) {
+  return (col: ColumnDefinitionBuilder) => {
+    if (engineOf(db) === 'postgres') return col.primaryKey().generatedByDefaultAsIdentity();
+    return autoIncrement ? col.primaryKey().autoIncrement() : col.primaryKey();
+  };
+}
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -6,7 +20,7 @@ export const migrations: Record<string, Migration> = {
     async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('users')
-        .addColumn('id', 'integer', (col) => col.primaryKey().autoIncrement())
+        .addColumn('id', 'integer', generatedId(db, true))
         .addColumn('username', 'varchar(255)', (col) => col.notNull())
         .addColumn('password_hash', 'varchar(255)', (col) => col.notNull())
         .addColumn('scope', 'text', (col) => col.notNull())
@@ -93,7 +107,7 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable('search_entries').execute();
       await db.schema
         .createTable('search_entries')
-        .addColumn('id', 'integer', (col) => col.primaryKey())
+        .addColumn('id', 'integer', generatedId(db, false))
         .addColumn('path', 'text', (col) => col.notNull())
         .addColumn('name', 'text', (col) => col.notNull())
         .addColumn('name_lower', 'text', (col) => col.notNull())
@@ -102,9 +116,17 @@ export const migrations: Record<string, Migration> = {
         .execute();
       // Paths sort in depth-first walk order once '/' becomes the smallest character; control
       // characters 1 and 2 in names are escaped first so the mapping stays exact and ordered.
-      await sql`CREATE INDEX search_entries_walk ON search_entries (replace(replace(replace(path, char(2), char(2, 2)), char(1), char(2, 1)), '/', char(1)))`.execute(db);
-      // Substring search over names: trigram tokens, rowid = search_entries.id, no stored copy.
-      await sql`CREATE VIRTUAL TABLE search_names USING fts5(name_lower, content='', contentless_delete=1, tokenize='trigram case_sensitive 1', detail=none)`.execute(db);
+      if (engineOf(db) === 'postgres') {
+        // Byte order ("C" collation), as SQLite compares; the locale's order would not keep walk order.
+        await sql`CREATE INDEX search_entries_walk ON search_entries ((replace(replace(replace(path, chr(2), chr(2) || chr(2)), chr(1), chr(2) || chr(1)), '/', chr(1)) COLLATE "C"))`.execute(db);
+        // Substring search over names: a trigram GIN index on the lower-case name.
+        await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
+        await sql`CREATE INDEX search_entries_name_trgm ON search_entries USING gin (name_lower gin_trgm_ops)`.execute(db);
+      } else {
+        await sql`CREATE INDEX search_entries_walk ON search_entries (replace(replace(replace(path, char(2), char(2, 2)), char(1), char(2, 1)), '/', char(1)))`.execute(db);
+        // Substring search over names: trigram tokens, rowid = search_entries.id, no stored copy.
+        await sql`CREATE VIRTUAL TABLE search_names USING fts5(name_lower, content='', contentless_delete=1, tokenize='trigram case_sensitive 1', detail=none)`.execute(db);
+      }
       await db.schema
         .createTable('search_state')
         .addColumn('key', 'varchar(64)', (col) => col.primaryKey())
@@ -113,7 +135,7 @@ export const migrations: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable('search_state').execute();
-      await sql`DROP TABLE search_names`.execute(db);
+      if (engineOf(db) === 'sqlite') await sql`DROP TABLE search_names`.execute(db);
       await db.schema.dropTable('search_entries').execute();
     },
   },
@@ -247,7 +269,7 @@ export const migrations: Record<string, Migration> = {
     async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('audit_log')
-        .addColumn('id', 'integer', (col) => col.primaryKey().autoIncrement())
+        .addColumn('id', 'integer', generatedId(db, true))
         .addColumn('time', 'bigint', (col) => col.notNull())
         .addColumn('user_id', 'integer')
         .addColumn('username', 'varchar(255)', (col) => col.notNull())

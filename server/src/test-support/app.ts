@@ -7,6 +7,7 @@ import { buildApp, type BuildOptions } from '../app.js';
 import { resolveConfig, type Config } from '../config.js';
 import { hashPassword } from '../modules/auth/passwords.js';
 import type { UserRecord } from '../modules/users/users.model.js';
+import { dropTestDatabase, testDatabase } from './postgres.js';
 
 export const ADMIN_PASSWORD = 'admin-test-password-1';
 
@@ -30,14 +31,16 @@ export async function createTestApp(overrides: Record<string, unknown> = {}, opt
   const outside = path.join(base, 'outside');
   fs.mkdirSync(root);
   fs.mkdirSync(outside);
+  const databaseFile = typeof overrides.database === 'string' ? overrides.database : path.join(base, 'burrow.db');
   const config = resolveConfig({
     root,
-    database: path.join(base, 'burrow.db'),
     cacheDir: path.join(base, 'cache'),
     webDist: path.join(base, 'web-dist'),
     logLevel: 'silent',
     adminPassword: ADMIN_PASSWORD,
     ...overrides,
+    // On a PostgreSQL run, a fresh database on the test cluster stands in for the file.
+    database: await testDatabase(databaseFile),
   });
   const app = await buildApp(config, options);
   await app.ready();
@@ -58,6 +61,7 @@ export async function createTestApp(overrides: Record<string, unknown> = {}, opt
     },
     async close() {
       await app.close();
+      await dropTestDatabase(databaseFile);
       fs.rmSync(base, { recursive: true, force: true });
     },
   };

@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { AuditEntry, AuditOutcome } from '@burrow/protocol';
 import type { Db } from '../../storage/db.js';
+import { engineOf } from '../../storage/engine.js';
 import type { AuditLogTable } from '../../storage/schema.js';
 import { badRequest } from '../../errors.js';
 
@@ -116,7 +117,9 @@ export function createAuditRepository(db: Db) {
       }
       if (filters.path !== undefined) {
         const text = filters.path;
-        query = query.where(sql<boolean>`(instr(path, ${text}) > 0 OR instr(destination, ${text}) > 0)`);
+        // A plain substring test (no LIKE escaping): instr on SQLite, strpos on PostgreSQL.
+        const position = engineOf(db) === 'postgres' ? sql.raw('strpos') : sql.raw('instr');
+        query = query.where(sql<boolean>`(${position}(path, ${text}) > 0 OR ${position}(destination, ${text}) > 0)`);
       }
       if (cursor) {
         query = query.where((eb) => eb.or([eb('time', '<', cursor.time), eb.and([eb('time', '=', cursor.time), eb('id', '<', cursor.id)])]));

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { resolveConfig } from '../../config.js';
 import { openDatabase } from '../../storage/db.js';
+import { testDatabase } from '../../test-support/postgres.js';
 import { idKey, stormTree, writeBolt } from '../../test-support/bolt-writer.js';
 import { readFilebrowserSource } from './filebrowser-source.js';
 import { describeServer, planImport } from './filebrowser-mapping.js';
@@ -27,7 +28,7 @@ function workspace() {
 
 async function importFile(source: string, database: string, options: Partial<ImportOptions> = {}) {
   const plan = planImport(readFilebrowserSource(source));
-  const db = await openDatabase(database);
+  const db = await openDatabase(await testDatabase(database));
   try {
     return { plan, report: await applyImport(db, plan, { merge: false, dryRun: false, ...options }) };
   } finally {
@@ -37,7 +38,7 @@ async function importFile(source: string, database: string, options: Partial<Imp
 
 /** Starts the real server on a database and root, listening on 127.0.0.1. */
 async function serveOn(database: string, root: string) {
-  const config = resolveConfig({ root, database, cacheDir: path.join(path.dirname(database), 'cache'), webDist: path.join(base, 'no-web'), logLevel: 'silent', port: 0 });
+  const config = resolveConfig({ root, database: await testDatabase(database), cacheDir: path.join(path.dirname(database), 'cache'), webDist: path.join(base, 'no-web'), logLevel: 'silent', port: 0 });
   const app = await buildApp(config);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -249,7 +250,7 @@ describe('importing share links from a written filebrowser database', () => {
     );
     await expect(importFile(later, database, { root })).rejects.toThrow(ImportConflictError);
     await expect(importFile(later, database, { root })).rejects.toThrow(/user "alice"; share link "fileLink".*--merge/);
-    const db = await openDatabase(database);
+    const db = await openDatabase(await testDatabase(database));
     try {
       expect((await db.selectFrom('users').select('username').orderBy('id').execute()).map((row) => row.username)).toEqual(['admin', 'alice']);
     } finally {
@@ -278,13 +279,13 @@ describe('importing share links from a written filebrowser database', () => {
     const { dir, root, database } = workspace();
     files(root);
     const source = sharesDatabase(dir);
-    const db = await openDatabase(database);
+    const db = await openDatabase(await testDatabase(database));
     const before = await db.selectFrom('settings').selectAll().execute();
     await db.destroy();
     const { report } = await importFile(source, database, { root, dryRun: true });
     expect(report.users.map((user) => user.username)).toEqual(['admin', 'alice']);
     expect(report.shares).toHaveLength(3);
-    const after = await openDatabase(database);
+    const after = await openDatabase(await testDatabase(database));
     try {
       expect(await after.selectFrom('users').selectAll().execute()).toEqual([]);
       expect(await after.selectFrom('shares').selectAll().execute()).toEqual([]);
@@ -297,7 +298,7 @@ describe('importing share links from a written filebrowser database', () => {
   it('a user whose id is taken in Burrow gets a new one, and their links follow', async () => {
     const { dir, root, database } = workspace();
     files(root);
-    const db = await openDatabase(database);
+    const db = await openDatabase(await testDatabase(database));
     await db
       .insertInto('users')
       .values({ id: 7, username: 'someone-else', password_hash: hash('x'), scope: '/', locale: 'en', view_mode: 'list', single_click: 0, redirect_after_copy_move: 1, hide_dotfiles: 0, date_format: 0, ace_editor_theme: '', sorting_by: 'name', sorting_asc: 0, lock_password: 0, perm: '{}', commands: '[]', rules: '[]', tokens_valid_after: 0, updated_at: 0, created_at: 0 })

@@ -6,6 +6,7 @@ import type { Db } from '../../storage/db.js';
 import { cleanVirtualPath } from '../../storage/virtual-path.js';
 import { normaliseUpdate } from '../settings/settings.service.js';
 import type { ImportPlan } from './filebrowser-mapping.js';
+import { syncGeneratedIds } from '../../storage/engine.js';
 
 export type ImportOptions = {
   /** Update users and links that already exist instead of refusing them. */
@@ -137,6 +138,7 @@ export async function applyImport(db: Db, plan: ImportPlan, options: ImportOptio
         idMap.set(user.id, user.id);
         report.users.push({ username: user.record.username, id: user.id, action: 'create', admin: user.record.perm.admin });
       }
+      await syncGeneratedIds(trx, 'users');
       for (const user of renumbered) {
         const inserted = await trx
           .insertInto('users')

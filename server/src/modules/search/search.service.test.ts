@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../storage/db.js';
 import { createScopes } from '../../storage/scopes.js';
 import { createTestApp, makeUser, type TestApp } from '../../test-support/app.js';
+import { acquireTestCluster } from '../../test-support/postgres.js';
 import type { UserRecord } from '../users/users.model.js';
 import { createSearchService, type SearchOptions, type SearchService } from './search.service.js';
 import { eventually, makeTree } from './search.test-support.js';
@@ -40,6 +41,30 @@ async function collect(service: SearchService, user: UserRecord, folder: string,
 }
 
 describe('search service', () => {
+  it('on PostgreSQL keeps the index in a SQLite file of the cache folder, with the same answers', async () => {
+    makeTree(t.root, ['music/a.mp3', 'music/b.flac', 'music/notes.txt', 'music/live/c.ogg']);
+    const cluster = await acquireTestCluster();
+    const cacheDir = path.join(path.dirname(t.root), 'pg-cache');
+    try {
+      const database = await cluster.createDatabase('search');
+      const service = createSearchService({ config: { ...t.config, database, cacheDir }, scopes: t.app.services.scopes, log: quiet }, { rescanIntervalMs: 0 });
+      services.push(service);
+      await service.start();
+      await service.ready();
+      expect(fs.existsSync(path.join(cacheDir, 'search-index.db'))).toBe(true);
+      expect(service.status()).toMatchObject({ complete: true, entries: 6 });
+      expect(await collect(service, admin, '/music', 'type:audio')).toEqual([
+        { dir: false, path: 'a.mp3' },
+        { dir: false, path: 'b.flac' },
+        { dir: false, path: 'live/c.ogg' },
+      ]);
+      expect(service.stats).toMatchObject({ indexedSearches: 1, liveSearches: 0 });
+    } finally {
+      for (const service of services.splice(0)) await service.stop();
+      await cluster.release();
+    }
+  }, 120_000);
+
   it('walks the folder live when there is no index yet, with the same answers', async () => {
     makeTree(t.root, ['music/a.mp3', 'music/b.flac', 'music/notes.txt', 'music/live/c.ogg']);
     const service = await standalone();

@@ -1,7 +1,8 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { SearchResult } from '@burrow/protocol';
-import type { Config } from '../../config.js';
+import { isPostgresUrl, type Config } from '../../config.js';
+import { openDatabase } from '../../storage/db.js';
 import { notFound } from '../../errors.js';
 import type { FileEvent } from '../../storage/file-events.js';
 import type { Scope } from '../../storage/scoped-fs.js';
@@ -184,7 +185,14 @@ export function createSearchService(deps: { config: Config; scopes: Scopes; log:
         log.warn({}, 'search index: an in-memory database cannot be shared; searches walk the folders');
         return;
       }
-      repository = openSearchRepository(config.database);
+      // With PostgreSQL, each instance keeps the index, which is derived from the files, in a
+      // SQLite file of its own cache folder.
+      let indexFile = config.database;
+      if (isPostgresUrl(config.database)) {
+        indexFile = path.join(config.cacheDir, 'search-index.db');
+        await (await openDatabase(indexFile)).destroy();
+      }
+      repository = openSearchRepository(indexFile);
       if (repository.getState('root') !== rootReal) {
         repository.clear();
         repository.setState('root', rootReal);
@@ -194,7 +202,7 @@ export function createSearchService(deps: { config: Config; scopes: Scopes; log:
 
       // Burrow's own files never enter the index (the database would otherwise feed the watcher).
       const ownFiles = new Set<string>();
-      const database = await realOrResolved(config.database);
+      const database = await realOrResolved(indexFile);
       for (const suffix of ['', '-wal', '-shm', '-journal']) {
         const relative = relativeTo(rootReal, database + suffix);
         if (relative !== undefined) ownFiles.add(relative);

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { TrashSortField } from '@burrow/protocol';
 import type { Db } from '../../storage/db.js';
+import { engineOf } from '../../storage/engine.js';
 import type { TrashTable } from '../../storage/schema.js';
 
 /** A deleted item as the server works with it. */
@@ -68,7 +69,8 @@ export function createTrashRepository(db: Db) {
         .orderBy(options.sort === 'name' ? (eb) => eb.fn('lower', ['name']) : sortColumns[options.sort], direction)
         .orderBy('id', direction);
       if (options.limit !== undefined) query = query.limit(options.limit).offset(options.offset);
-      else if (options.offset > 0) query = query.limit(-1).offset(options.offset);
+      // SQLite takes an offset only after a limit (-1: none); PostgreSQL takes it alone and refuses -1.
+      else if (options.offset > 0) query = engineOf(db) === 'postgres' ? query.offset(options.offset) : query.limit(-1).offset(options.offset);
       return (await query.execute()).map(toRecord);
     },
     async totals(userId: number): Promise<{ count: number; size: number }> {

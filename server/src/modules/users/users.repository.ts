@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../storage/db.js';
+import { syncGeneratedIds } from '../../storage/engine.js';
 import type { UsersTable } from '../../storage/schema.js';
 import type { NewUserRecord, UserRecord } from './users.model.js';
 
@@ -81,6 +82,7 @@ export function createUsersRepository(db: Db) {
       const now = Date.now();
       const values = { ...toRow(user), tokens_valid_after: 0, kept_token_jti: null, updated_at: now, created_at: now, ...(id !== undefined ? { id } : {}) };
       const result = await db.insertInto('users').values(values).returning('id').executeTakeFirstOrThrow();
+      if (id !== undefined) await syncGeneratedIds(db, 'users');
       return (await this.findById(Number(result.id)))!;
     },
     /**

@@ -1,0 +1,6 @@
+import { setupTestCluster } from './postgres.js';
+
+/** Starts the private PostgreSQL cluster when the suite runs against PostgreSQL. */
+export default async function setup(): Promise<(() => void) | undefined> {
+  return setupTestCluster();
+}
