@@ -15,6 +15,7 @@ import { loggerOptions } from './plugins/log-redaction.js';
 import { createPasswordGuard, LoginPolicy } from './modules/auth/password-guard.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { webAppPlugin } from './plugins/web-app.js';
+import { cutSilentConnections } from './plugins/silent-connections.js';
 import { createSettingsService, type SettingsService } from './modules/settings/settings.service.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { createUsersRepository, type UsersRepository } from './modules/users/users.repository.js';
@@ -104,6 +105,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const routeTable = createRouteTable();
   app.addHook('onRoute', (route) => routeTable.record(route));
 
+  cutSilentConnections(app.server);
   await app.register(errorHandlerPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(securityHeadersPlugin, { config });
