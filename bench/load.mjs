@@ -21,6 +21,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Client } from 'undici';
 import {
   MiB,
@@ -369,6 +370,10 @@ async function oneRun(runName, context, burrow, withSlowReaders) {
   log(`${runName}: ${CLIENTS} clients${slowCount ? ` and ${slowCount} slow readers at ${SLOW_RATE / 1024} KiB/s` : ''} for ${SECONDS} s; load average ${machine().loadAverage.join(' ')}`);
   const rss = sampleRss(burrow.pid, 250);
   const cpuBefore = cpuSecondsOf(burrow.pid);
+  const ownCpuBefore = process.cpuUsage();
+  // The clients share one event loop: a late loop would show up as server latency.
+  const loopDelay = monitorEventLoopDelay({ resolution: 20 });
+  loopDelay.enable();
   const started = performance.now();
   const until = started + SECONDS * 1000;
   const runContext = { ...context, runName };
@@ -387,6 +392,8 @@ async function oneRun(runName, context, burrow, withSlowReaders) {
   clearInterval(progress);
   const elapsed = (performance.now() - started) / 1000;
   const serverCpu = cpuSecondsOf(burrow.pid) - cpuBefore;
+  const ownCpu = process.cpuUsage(ownCpuBefore);
+  loopDelay.disable();
   const loadAverage = machine().loadAverage;
   // The end figure is taken once the server had a moment to settle after the last request.
   await sleep(2000);
@@ -410,6 +417,8 @@ async function oneRun(runName, context, burrow, withSlowReaders) {
     seconds: elapsed,
     loadAverage,
     serverCpuSeconds: serverCpu,
+    clientCpuSeconds: (ownCpu.user + ownCpu.system) / 1e6,
+    clientLoopDelayP99Ms: loopDelay.percentile(99) / 1e6,
     requests: all.length,
     requestsPerSecond: all.length / elapsed,
     errors: kinds.reduce((sum, entry) => sum + entry.errors, 0),
@@ -507,7 +516,7 @@ async function main() {
   const out = [];
   out.push(table(results), '');
   for (const result of results) {
-    out.push(`${result.run}: ${result.requests} requests in ${fixed(result.seconds, 1)} s (${fixed(result.requestsPerSecond)}/s), load average ${result.loadAverage.join(' ')}; server CPU ${fixed(result.serverCpuSeconds, 1)} s (${fixed((100 * result.serverCpuSeconds) / result.seconds)}% of a core); server RSS max ${fixed(result.rss.maxMiB)} MiB, end ${fixed(result.rss.endMiB)} MiB`);
+    out.push(`${result.run}: ${result.requests} requests in ${fixed(result.seconds, 1)} s (${fixed(result.requestsPerSecond)}/s), load average ${result.loadAverage.join(' ')}; server CPU ${fixed(result.serverCpuSeconds, 1)} s (${fixed((100 * result.serverCpuSeconds) / result.seconds)}% of a core), client CPU ${fixed(result.clientCpuSeconds, 1)} s, client loop delay p99 ${fixed(result.clientLoopDelayP99Ms)} ms; server RSS max ${fixed(result.rss.maxMiB)} MiB, end ${fixed(result.rss.endMiB)} MiB`);
     for (const failure of result.failures.slice(0, 10)) out.push(`  failure: ${failure}`);
   }
   out.push('');
