@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, machine, makeWorkFolder, memoryOf, resetPeakMemory, runBench, startBurrow as startServer, startChild, waitUntilIdle } from './lib/burrow.mjs';
+import { freePort, machine, makeWorkFolder, memoryOf, resetPeakMemory, runBench, startBurrow as startServer, startChild, waitForHttp, waitUntilIdle } from './lib/burrow.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -54,20 +54,6 @@ function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-async function waitForHttp(port, urlPath, ms = 60_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      const result = await fetchTimed(port, urlPath);
-      if (result.status < 500) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`nothing answered on port ${port}`);
 }
 
 function writeDataSet() {
@@ -130,7 +116,7 @@ http {
   const confFile = path.join(prefix, 'nginx.conf');
   fs.writeFileSync(confFile, conf);
   const child = startChild(NGINX, ['-p', prefix, '-c', confFile, '-e', path.join(prefix, 'logs', 'error.log')], { label: 'nginx' });
-  await waitForHttp(port, '/list/');
+  await waitForHttp(port, '/list/', { child, name: 'nginx' });
   return { port, child };
 }
 

@@ -131,6 +131,11 @@ export function startChild(command, args, { label = path.basename(command), onLi
   };
   child.stdout.on('data', take);
   child.stderr.on('data', take);
+  // A program that cannot be started (not installed) is reported by whoever waits for it.
+  child.on('error', (error) => {
+    child.failure = error;
+    tail = (tail + `\n${error.message}`).slice(-4000);
+  });
   child.output = () => tail;
   child.label = label;
   children.push(child);
@@ -185,6 +190,7 @@ export function request(port, { method = 'GET', path: urlPath, headers = {}, bod
 export async function waitForHttp(port, urlPath = '/health', { child, ms = 60_000, name = 'server' } = {}) {
   const until = Date.now() + ms;
   while (Date.now() < until) {
+    if (child?.failure) throw new Error(`${name} could not be started: ${child.failure.message}`);
     if (child && child.exitCode !== null) throw new Error(`${name} exited early (${child.exitCode})`);
     const response = await request(port, { path: urlPath, timeoutMs: 5000 }).catch(() => undefined);
     if (response && response.status < 500) return;
