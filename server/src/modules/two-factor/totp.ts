@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { generateSecret, generateURI, verify } from 'otplib';
 
 /** 30-second steps, six digits, SHA-1: what every authenticator app reads from a QR code. */
-export const TOTP_PERIOD = 30;
+const TOTP_PERIOD = 30;
 
 export function newSecret(): string {
   return generateSecret({ length: 20 });
