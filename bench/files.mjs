@@ -8,10 +8,9 @@ import { spawn, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, machine, makeWorkFolder, memoryOf, resetPeakMemory, runBench, startBurrow as startServer, startChild, waitForHttp, waitUntilIdle } from './lib/burrow.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -24,43 +23,13 @@ const RUNS = Number(env.BENCH_RUNS ?? 5);
 const NGINX = env.BENCH_NGINX ?? '/usr/sbin/nginx';
 const DEADLINE_MS = Number(env.BENCH_DEADLINE_S ?? 1500) * 1000;
 const REQUEST_TIMEOUT_MS = 300_000;
-const PASSWORD = 'bench-password-' + crypto.randomBytes(6).toString('hex');
 
 const MiB = 1024 * 1024;
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-bench-'));
+const work = makeWorkFolder('burrow-bench-');
 const data = path.join(work, 'data');
-const children = [];
 
 function log(message) {
   process.stderr.write(`[bench] ${message}\n`);
-}
-
-async function cleanup() {
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await Promise.race([new Promise((resolve) => child.once('exit', resolve)), new Promise((resolve) => setTimeout(resolve, 5000))]);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    }
-  }
-  fs.rmSync(work, { recursive: true, force: true });
-}
-
-const deadline = setTimeout(() => {
-  log(`deadline of ${DEADLINE_MS / 1000} s reached, stopping`);
-  cleanup().finally(() => process.exit(2));
-}, DEADLINE_MS);
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => cleanup().finally(() => process.exit(130)));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** GET over loopback; resolves with status, bytes received and elapsed seconds (body discarded). */
@@ -85,20 +54,6 @@ function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-async function waitForHttp(port, urlPath, ms = 60_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      const result = await fetchTimed(port, urlPath);
-      if (result.status < 500) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`nothing answered on port ${port}`);
 }
 
 function writeDataSet() {
@@ -160,51 +115,15 @@ http {
 `;
   const confFile = path.join(prefix, 'nginx.conf');
   fs.writeFileSync(confFile, conf);
-  const child = spawn(NGINX, ['-p', prefix, '-c', confFile, '-e', path.join(prefix, 'logs', 'error.log')], { stdio: ['ignore', 'ignore', 'inherit'] });
-  children.push(child);
-  await waitForHttp(port, '/list/');
+  const child = startChild(NGINX, ['-p', prefix, '-c', confFile, '-e', path.join(prefix, 'logs', 'error.log')], { label: 'nginx' });
+  await waitForHttp(port, '/list/', { child, name: 'nginx' });
   return { port, child };
 }
 
 async function startBurrow() {
-  const port = await freePort();
-  const entry = path.join(repo, 'server', 'dist', 'main.js');
-  const useDist = fs.existsSync(entry) && env.BENCH_TSX !== '1';
-  const args = useDist ? [entry, 'serve'] : ['--import', 'tsx', path.join(repo, 'server', 'src', 'main.ts'), 'serve'];
-  const child = spawn(process.execPath, args, {
-    cwd: repo,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...env,
-      BURROW_ROOT: data,
-      BURROW_PORT: String(port),
-      BURROW_ADDRESS: '127.0.0.1',
-      BURROW_DATABASE: path.join(work, 'burrow.db'),
-      BURROW_CACHE_DIR: path.join(work, 'cache'),
-      BURROW_LOG_LEVEL: 'warn',
-      BURROW_ADMIN_PASSWORD: PASSWORD,
-    },
-  });
-  children.push(child);
-  await waitForHttp(port, '/health');
-  const token = await new Promise((resolve, reject) => {
-    const body = JSON.stringify({ username: 'admin', password: PASSWORD });
-    const request = http.request({ host: '127.0.0.1', port, path: '/api/login', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
-      let text = '';
-      response.on('data', (chunk) => (text += chunk));
-      response.on('end', () => (response.statusCode === 200 ? resolve(text) : reject(new Error(`login failed: ${response.statusCode} ${text}`))));
-    });
-    request.on('error', reject);
-    request.end(body);
-  });
-  log(`Burrow from ${useDist ? 'server/dist' : 'sources (tsx)'} on port ${port}`);
-  return { port, child, token, runtime: useDist ? 'dist' : 'tsx' };
-}
-
-function memoryOf(pid) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
-  return { rss: field('VmRSS'), hwm: field('VmHWM') };
+  const burrow = await startServer({ work, root: data, runtime: env.BENCH_TSX === '1' ? 'tsx' : 'auto' });
+  log(`Burrow from ${burrow.runtime === 'dist' ? 'server/dist' : 'sources (tsx)'} on port ${burrow.port}`);
+  return { ...burrow, child: burrow.child };
 }
 
 async function measureListing(nginx, burrow) {
@@ -274,43 +193,13 @@ async function measureDownload(nginx, burrow) {
   return { sizeMiB: FILE_MB, runs, client: get === curlTimed ? 'curl' : 'node', nginxMiBs: median(nginxRates) / MiB, burrowMiBs: median(burrowRates) / MiB, ratio: median(burrowRates) / median(nginxRates) };
 }
 
-/** CPU time (user + system) a process has used so far, in clock ticks. */
-function cpuTicksOf(pid) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-/**
- * Waits until a process has been idle (under 5% of a core) for two seconds in a row, at most
- * `ms`. A freshly started Burrow indexes the whole root for search; memory measured before that
- * settles is not a baseline. Returns how long it waited.
- */
-async function waitUntilIdle(pid, ms = 120_000) {
-  const started = Date.now();
-  const ticksPerSecond = 100;
-  let quietSeconds = 0;
-  let last = cpuTicksOf(pid);
-  while (quietSeconds < 2 && Date.now() - started < ms) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const now = cpuTicksOf(pid);
-    quietSeconds = now - last < 0.05 * ticksPerSecond ? quietSeconds + 1 : 0;
-    last = now;
-  }
-  return (Date.now() - started) / 1000;
-}
-
 async function measureArchive(burrow) {
   const pid = burrow.child.pid;
   const settledAfterS = await waitUntilIdle(pid);
   log(`Burrow idle after ${settledAfterS.toFixed(0)} s`);
   const before = memoryOf(pid);
   // Writing 5 to clear_refs resets the peak (VmHWM) so it covers the archive alone.
-  let hwmReset = true;
-  try {
-    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
-  } catch {
-    hwmReset = false;
-  }
+  const hwmReset = resetPeakMemory(pid);
   let peakSampled = before.rss;
   const sampler = setInterval(() => {
     try {
@@ -389,7 +278,7 @@ async function main() {
   const results = {
     date: new Date().toISOString(),
     // Other work on the machine skews every figure: the load average travels with the results.
-    machine: { cpus: os.cpus().length, node: process.version, memoryGiB: Math.round(os.totalmem() / 2 ** 30), loadAverage: os.loadavg().map((value) => Number(value.toFixed(2))) },
+    machine: machine(),
     burrowRuntime: burrow.runtime,
     listing,
     download,
@@ -402,12 +291,4 @@ async function main() {
   process.stdout.write(table(results) + '\n\n' + `load average ${results.machine.loadAverage.join(' ')} on ${results.machine.cpus} cores; results: ${path.relative(repo, file)}\n`);
 }
 
-main()
-  .catch((error) => {
-    process.stderr.write(`[bench] failed: ${error.stack ?? error}\n`);
-    process.exitCode = 1;
-  })
-  .finally(async () => {
-    clearTimeout(deadline);
-    await cleanup();
-  });
+await runBench(main, { name: 'bench', deadlineMs: DEADLINE_MS });

@@ -8,14 +8,12 @@
 //   npm run bench:search -w bench -- [--files 1000000] [--runs 7] [--find-runs 3]
 //                                    [--tree <existing folder>] [--keep] [--runtime dist|tsx]
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { buildServer, login, makeWorkFolder, memoryOf, onCleanup, parseArgs, repo, request as send, runBench, startBurrow, stopChild, withTimeout } from './lib/burrow.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const FILES = Number(args.files ?? 1_000_000);
@@ -23,40 +21,15 @@ const RUNS = Number(args.runs ?? 7);
 const FIND_RUNS = Number(args['find-runs'] ?? 3);
 const KEEP = args.keep === 'true';
 const RUNTIME = args.runtime ?? 'dist';
-const BUILD_TIMEOUT_MS = 30 * 60_000;
 const STEP_TIMEOUT_MS = 10 * 60_000;
-const PASSWORD = 'bench-admin-password-1';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-bench-search-'));
+const work = makeWorkFolder('burrow-bench-search-', { keep: KEEP });
 const tree = args.tree ? path.resolve(args.tree) : path.join(work, 'root');
+/** `find` processes under way, stopped with the benchmark. */
 const children = [];
-
-function parseArgs(list) {
-  const parsed = {};
-  for (let index = 0; index < list.length; index++) {
-    const match = /^--([^=]+)(?:=(.*))?$/.exec(list[index]);
-    if (!match) continue;
-    parsed[match[1]] = match[2] ?? (list[index + 1] && !list[index + 1].startsWith('--') ? list[++index] : 'true');
-  }
-  return parsed;
-}
-
-function withTimeout(promise, ms, what) {
-  let timer;
-  return Promise.race([promise, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} timed out`)), ms)))]).finally(() => clearTimeout(timer));
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+onCleanup(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
 
 // --- the tree -------------------------------------------------------------------------------
 
@@ -103,81 +76,13 @@ async function generateTree(root, total) {
 
 // --- the server -----------------------------------------------------------------------------
 
-function build() {
-  const result = spawnSync('npm', ['run', 'build', '-w', 'server'], { cwd: repo, encoding: 'utf8', timeout: BUILD_TIMEOUT_MS });
-  if (result.status !== 0) console.log(`${result.stdout ?? ''}${result.stderr ?? ''}`.split('\n').filter((line) => line.includes('error')).slice(0, 5).join('\n'));
-  return result.status === 0;
-}
-
-function startServer(runtime, port) {
-  const serveArgs = ['serve', '--root', tree, '--database', path.join(work, 'burrow.db'), '--cache-dir', path.join(work, 'burrow-cache'), '--address', '127.0.0.1', '--port', String(port), '--log-level', 'info'];
-  const command =
-    runtime === 'dist'
-      ? [path.join(repo, 'server', 'dist', 'main.js'), ...serveArgs]
-      : ['--import', 'tsx', path.join(repo, 'server', 'src', 'main.ts'), ...serveArgs];
-  const child = spawn(process.execPath, command, {
-    cwd: path.join(repo, 'server'),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, BURROW_ADMIN_PASSWORD: PASSWORD },
-  });
-  children.push(child);
-  const lines = [];
-  const waiters = [];
-  let buffer = '';
-  const onData = (chunk) => {
-    buffer += chunk.toString();
-    let newline;
-    while ((newline = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, newline);
-      buffer = buffer.slice(newline + 1);
-      let record;
-      try {
-        record = JSON.parse(line);
-      } catch {
-        record = { msg: line };
-      }
-      lines.push(record);
-      for (const waiter of [...waiters]) if (waiter.test(record)) waiter.resolve(record);
-    }
-  };
-  child.stdout.on('data', onData);
-  child.stderr.on('data', onData);
-  return {
-    child,
-    /** Resolves with the first log record (past or future) for which `test` holds. */
-    waitFor(test, ms, what) {
-      const seen = lines.find(test);
-      if (seen) return Promise.resolve(seen);
-      return withTimeout(
-        new Promise((resolve, reject) => {
-          waiters.push({ test, resolve });
-          child.once('exit', (code) => reject(new Error(`server exited (${code}) before: ${what}`)));
-        }),
-        ms,
-        what,
-      );
-    },
-  };
-}
-
 function rssOf(pid) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024;
-  return { rssMiB: field('VmRSS'), anonMiB: field('RssAnon'), peakMiB: field('VmHWM') };
+  const memory = memoryOf(pid);
+  return { rssMiB: memory.rss / 1024 / 1024, anonMiB: memory.anon / 1024 / 1024, peakMiB: memory.hwm / 1024 / 1024 };
 }
 
 function request(port, options, body) {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, ...options }, (res) => {
-      const chunks = [];
-      res.on('data', (chunk) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.setTimeout(STEP_TIMEOUT_MS, () => req.destroy(new Error('request timed out')));
-    req.end(body);
-  });
+  return send(port, { ...options, body, timeoutMs: STEP_TIMEOUT_MS });
 }
 
 async function timedSearch(port, token, query) {
@@ -213,14 +118,6 @@ const quantile = (values, q) => {
 const median = (values) => quantile(values, 0.5);
 const fixed = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
 
-function cleanup() {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  if (!KEEP) {
-    if (!args.tree) fs.rmSync(tree, { recursive: true, force: true });
-    fs.rmSync(work, { recursive: true, force: true });
-  }
-}
-
 async function main() {
   const report = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadAverage: os.loadavg() };
 
@@ -235,27 +132,27 @@ async function main() {
   let runtime = RUNTIME;
   if (runtime === 'dist') {
     console.log('Building the server …');
-    if (!build()) {
+    if (!buildServer()) {
       console.log('  the build failed; running the sources through tsx instead (higher memory)');
       runtime = 'tsx';
     }
   }
   report.runtime = runtime;
 
-  const port = await freePort();
   const started = performance.now();
-  const server = startServer(runtime, port);
-  await server.waitFor((record) => typeof record.msg === 'string' && record.msg.startsWith('Burrow serving'), 120_000, 'server start');
+  const server = await startBurrow({ work, root: tree, runtime, logLevel: 'info', login: false, waitForHealth: false });
+  const port = server.port;
+  await server.waitForLog((record) => typeof record.msg === 'string' && record.msg.startsWith('Burrow serving'), 120_000, 'server start');
   const listening = performance.now();
   console.log(`Server listening after ${fixed((listening - started) / 1000)} s; building the index …`);
 
   // The first request is not held up by the build: answered by a live walk meanwhile.
-  const token = (await request(port, { method: 'POST', path: '/api/login', headers: { 'content-type': 'application/json' } }, JSON.stringify({ username: 'admin', password: PASSWORD }))).body;
+  const token = await login(port, 'admin', server.password);
   const early = performance.now();
   await request(port, { method: 'GET', path: '/api/users/1', headers: { 'x-auth': token } });
   report.firstRequestDuringBuildMs = performance.now() - early;
 
-  const ready = await server.waitFor((record) => record.msg === 'search index ready', 60 * 60_000, 'index build');
+  const ready = await server.waitForLog((record) => record.msg === 'search index ready', 60 * 60_000, 'index build');
   report.index = {
     entries: ready.entries,
     seconds: ready.seconds,
@@ -314,8 +211,7 @@ async function main() {
   await new Promise((resolve) => setTimeout(resolve, 15_000));
   report.idle = rssOf(server.child.pid);
 
-  server.child.kill('SIGTERM');
-  await withTimeout(new Promise((resolve) => server.child.once('exit', resolve)), 20_000, 'server stop').catch(() => server.child.kill('SIGKILL'));
+  await stopChild(server.child, 20_000);
 
   console.log('');
   console.log('| query | results | Burrow p50 ms | Burrow p95 ms | find p50 ms | find results | speed-up |');
@@ -338,14 +234,4 @@ async function main() {
   console.log(`Results: ${path.relative(repo, file)}`);
 }
 
-process.on('SIGINT', () => {
-  cleanup();
-  process.exit(130);
-});
-
-withTimeout(main(), 3 * 60 * 60_000, 'benchmark')
-  .catch((error) => {
-    console.error(error);
-    process.exitCode = 1;
-  })
-  .finally(cleanup);
+await runBench(main, { name: 'search', deadlineMs: 3 * 60 * 60_000 });

@@ -10,142 +10,36 @@
 // --dir chooses where the temporary folder goes; on a tmpfs fsync costs nothing, which separates
 // the servers' own overhead from the disk's.
 
-import { spawn, spawnSync } from 'node:child_process';
-import crypto from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { MiB, freePort, makeSourceFile, makeWorkFolder, onCleanup, parseArgs, request as send, runBench, sha256File, startBurrow, startChild, waitForHttp, withTimeout } from './lib/burrow.mjs';
 
-const MiB = 1024 * 1024;
 const args = parseArgs(process.argv.slice(2));
 const SIZE = Math.round(Number(args['size-mib'] ?? 1024) * MiB);
 const RUNS = Number(args.runs ?? 3);
 const CHUNK = Math.round(Number(args['chunk-mib'] ?? 10) * MiB);
 const STEP_TIMEOUT_MS = Number(args['timeout-s'] ?? 300) * 1000;
 const NGINX = args.nginx ?? '/usr/sbin/nginx';
-const PASSWORD = 'bench-admin-password-1';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const work = fs.mkdtempSync(path.join(args.dir ?? os.tmpdir(), 'burrow-bench-uploads-'));
-const children = [];
-
-function parseArgs(list) {
-  const parsed = {};
-  for (let index = 0; index < list.length; index++) {
-    const match = /^--([^=]+)(?:=(.*))?$/.exec(list[index]);
-    if (!match) continue;
-    parsed[match[1]] = match[2] ?? (list[index + 1] && !list[index + 1].startsWith('--') ? list[++index] : 'true');
-  }
-  return parsed;
-}
-
-function withTimeout(promise, ms, what) {
-  let timer;
-  return Promise.race([promise, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} timed out`)), ms)))]).finally(() => clearTimeout(timer));
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Writes the test file from a random block repeated with a counter, so nothing compresses or dedups. */
-function makeSourceFile(file, size) {
-  const block = crypto.randomBytes(4 * MiB);
-  const fd = fs.openSync(file, 'w');
-  try {
-    for (let written = 0, index = 0; written < size; index++) {
-      const length = Math.min(block.length, size - written);
-      block.writeUInt32LE(index, 0);
-      fs.writeSync(fd, block, 0, length, written);
-      written += length;
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-function sha256File(file) {
-  return new Promise((resolve, reject) => {
-    const hash = crypto.createHash('sha256');
-    fs.createReadStream(file, { highWaterMark: 4 * MiB })
-      .on('data', (chunk) => hash.update(chunk))
-      .on('end', () => resolve(hash.digest('hex')))
-      .on('error', reject);
-  });
-}
+const work = makeWorkFolder('burrow-bench-uploads-', { dir: args.dir });
+const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+onCleanup(() => agent.destroy());
+onCleanup(() => {
+  // On a failure the nginx error log tells why an upload was refused.
+  const nginxLog = path.join(work, 'nginx', 'logs', 'error.log');
+  if (process.exitCode && fs.existsSync(nginxLog)) console.error(`--- nginx error log ---\n${fs.readFileSync(nginxLog, 'utf8').slice(-4000)}`);
+});
 
 /** One HTTP request; `body` is a Buffer, or a [start, end) range of `file` streamed from disk. */
 function request(port, { method, path: urlPath, headers = {}, body }) {
-  return new Promise((resolve, reject) => {
-    const outgoing = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers, agent }, (response) => {
-      const chunks = [];
-      response.on('data', (chunk) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks).toString() }));
-      response.on('error', reject);
-    });
-    outgoing.on('error', reject);
-    if (body && body.file) {
-      fs.createReadStream(body.file, { start: body.start, end: body.end - 1, highWaterMark: 1 * MiB })
-        .on('error', reject)
-        .pipe(outgoing);
-    } else {
-      outgoing.end(body);
-    }
-  });
+  return send(port, { method, path: urlPath, headers, body, agent, timeoutMs: STEP_TIMEOUT_MS });
 }
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 
 async function waitForHealth(port, child, name) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${name} exited early (${child.exitCode})`);
-    try {
-      const response = await request(port, { method: 'GET', path: '/health' });
-      if (response.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  throw new Error(`${name} did not start`);
-}
-
-function startChild(command, commandArgs, options, name) {
-  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
-  child.stderr.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
-  child.output = () => output;
-  child.label = name;
-  children.push(child);
-  return child;
-}
-
-async function startBurrow() {
-  const port = await freePort();
-  const root = path.join(work, 'burrow-root');
-  fs.mkdirSync(root, { recursive: true });
-  const child = startChild(
-    process.execPath,
-    [...(args['burrow-node-args'] ? args['burrow-node-args'].split(' ') : []), '--import', 'tsx', path.join(repo, 'server', 'src', 'main.ts'), 'serve', '--root', root, '--database', path.join(work, 'burrow.db'), '--cache-dir', path.join(work, 'burrow-cache'), '--address', '127.0.0.1', '--port', String(port), '--log-level', 'warn'],
-    { cwd: path.join(repo, 'server'), env: { ...process.env, BURROW_ADMIN_PASSWORD: PASSWORD } },
-    'burrow',
-  );
-  await waitForHealth(port, child, 'burrow');
-  const login = await request(port, { method: 'POST', path: '/api/login', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: PASSWORD }) });
-  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.body}`);
-  return { port, root, token: login.body, pid: child.pid };
+  await waitForHttp(port, '/health', { child, name });
 }
 
 async function startNginx() {
@@ -182,7 +76,7 @@ http {
 }
 `;
   fs.writeFileSync(temp('nginx.conf'), config);
-  const child = startChild(NGINX, ['-p', prefix, '-c', temp('nginx.conf'), '-e', temp('logs/error.log')], {}, 'nginx');
+  const child = startChild(NGINX, ['-p', prefix, '-c', temp('nginx.conf'), '-e', temp('logs/error.log')], { label: 'nginx' });
   await waitForHealth(port, child, 'nginx');
   return { port, www, pid: child.pid };
 }
@@ -204,7 +98,7 @@ async function startPlainNode() {
   const port = await freePort();
   const dir = path.join(work, 'plain-node');
   fs.mkdirSync(dir);
-  const child = startChild(process.execPath, ['-e', PLAIN_NODE_SERVER, String(port), dir], {}, 'plain node');
+  const child = startChild(process.execPath, ['-e', PLAIN_NODE_SERVER, String(port), dir], { label: 'plain node' });
   await waitForHealth(port, child, 'plain node');
   return { port, dir, pid: child.pid };
 }
@@ -303,7 +197,7 @@ async function main() {
   const expected = await sha256File(source);
   const nginx = await startNginx();
   const plainNode = await startPlainNode();
-  const burrow = await startBurrow();
+  const burrow = await startBurrow({ work, runtime: 'tsx', nodeArgs: args['burrow-node-args'] ? args['burrow-node-args'].split(' ') : [] });
   const context = { nginx, plainNode, burrow, source };
 
   const plan = [
@@ -356,23 +250,4 @@ async function main() {
   console.log('Server CPU is user + system time, page faults the minor faults, of the server process(es) for one upload (median).');
 }
 
-async function cleanup() {
-  agent.destroy();
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await withTimeout(new Promise((resolve) => child.once('exit', resolve)), 10_000, `${child.label} exit`).catch(() => child.kill('SIGKILL'));
-    }
-  }
-  fs.rmSync(work, { recursive: true, force: true });
-}
-
-main()
-  .catch((error) => {
-    console.error(`bench failed: ${error.message}`);
-    for (const child of children) if (child.output()) console.error(`--- ${child.label} output ---\n${child.output()}`);
-    const nginxLog = path.join(work, 'nginx', 'logs', 'error.log');
-    if (fs.existsSync(nginxLog)) console.error(`--- nginx error log ---\n${fs.readFileSync(nginxLog, 'utf8').slice(-4000)}`);
-    process.exitCode = 1;
-  })
-  .finally(cleanup);
+await runBench(main, { name: 'uploads' });

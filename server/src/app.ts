@@ -12,6 +12,7 @@ import { allowedHostsPlugin } from './plugins/allowed-hosts.js';
 import { loggerOptions } from './plugins/log-redaction.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { webAppPlugin } from './plugins/web-app.js';
+import { cutSilentConnections } from './plugins/silent-connections.js';
 import { createServices, type Services } from './services.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
@@ -76,6 +77,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const routeTable = createRouteTable();
   app.addHook('onRoute', (route) => routeTable.record(route));
 
+  cutSilentConnections(app.server);
   await app.register(errorHandlerPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(securityHeadersPlugin, { config });

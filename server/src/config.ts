@@ -27,6 +27,11 @@ export type Config = {
   dirMode: number;
   /** Abandoned resumable uploads expire after this many seconds. */
   uploadExpiry: number;
+  /**
+   * A file download whose client takes no byte for this many seconds is cut, so a reader that
+   * stalls does not hold its connection and file open for ever (nginx's `send_timeout`).
+   */
+  sendTimeout: number;
   /** Addresses whose proxy authentication header and `X-Forwarded-For` are trusted. */
   trustedProxies: string[];
   /**
@@ -147,6 +152,7 @@ const ConfigKeys = [
   'fileMode',
   'dirMode',
   'uploadExpiry',
+  'sendTimeout',
   'trustedProxies',
   'allowedHosts',
   'proxyHeader',
@@ -438,6 +444,7 @@ export function resolveConfig(source: Source, cwd = process.cwd()): Config {
     fileMode: get('fileMode') !== undefined ? asMode('fileMode', get('fileMode')) : 0o640,
     dirMode: get('dirMode') !== undefined ? asMode('dirMode', get('dirMode')) : 0o750,
     uploadExpiry: get('uploadExpiry') !== undefined ? asDuration('uploadExpiry', get('uploadExpiry')) : 24 * 3600,
+    sendTimeout: get('sendTimeout') !== undefined ? asDuration('sendTimeout', get('sendTimeout')) : 60,
     trustedProxies: get('trustedProxies') !== undefined ? asList('trustedProxies', get('trustedProxies')) : [],
     allowedHosts: allowedHostsFor(get('allowedHosts'), address),
     proxyHeader: get('proxyHeader') !== undefined ? asString('proxyHeader', get('proxyHeader')).trim() : 'X-Forwarded-User',

@@ -2,7 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import http from 'node:http';
 import { Readable } from 'node:stream';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { plainSocketFd, type ZeroCopy } from './zero-copy.js';
+import { plainSocketFd, unsentBytes, type ZeroCopy } from './zero-copy.js';
 
 /** Bytes per read: large reads keep the per-chunk costs (promises, syscalls, socket writes) low. */
 export const FILE_CHUNK = 1024 * 1024;
@@ -33,6 +33,12 @@ function kernelCanSend(response: http.ServerResponse): boolean {
 export type FileRangeOptions = {
   /** Lets the kernel send the bytes when the response is on a plain TCP socket. */
   zeroCopy?: ZeroCopy;
+  /**
+   * Piped into a response: milliseconds the client may take no byte before the response is cut
+   * (0 or absent: never). A stalled reader otherwise holds its socket, the file and the
+   * descriptors of the kernel path for as long as it stays connected.
+   */
+  sendTimeoutMs?: number;
 };
 
 /**
@@ -52,6 +58,7 @@ export type FileRangeOptions = {
 export class FileRangeStream extends Readable {
   readonly #handle: FileHandle;
   readonly #zeroCopy: ZeroCopy | undefined;
+  readonly #sendTimeoutMs: number;
   /** Next byte to read, and one past the last byte to send. */
   #position: number;
   readonly #end: number;
@@ -64,6 +71,7 @@ export class FileRangeStream extends Readable {
     super({ highWaterMark: FILE_CHUNK });
     this.#handle = handle;
     this.#zeroCopy = options.zeroCopy;
+    this.#sendTimeoutMs = options.sendTimeoutMs ?? 0;
     this.#position = start;
     this.#end = end + 1;
   }
@@ -114,8 +122,13 @@ export class FileRangeStream extends Readable {
     const onClose = () => this.destroy();
     response.once('close', onClose);
     const stopped = () => this.destroyed || response.destroyed;
-    if (zeroCopy) await this.#sendByKernel(response, zeroCopy, stopped);
-    else await this.#sendThroughRing(response, stopped);
+    const stall = this.#watchStall(response);
+    try {
+      if (zeroCopy) await this.#sendByKernel(response, zeroCopy, stopped);
+      else await this.#sendThroughRing(response, stopped);
+    } finally {
+      clearInterval(stall);
+    }
     // A response that went away has destroyed this stream already; nothing to report.
     if (stopped()) return;
     response.off('close', onClose);
@@ -123,6 +136,33 @@ export class FileRangeStream extends Readable {
     // Report the end as a piped stream would, so listeners see 'end' and the handle is closed.
     this.push(null);
     this.resume();
+  }
+
+  /**
+   * Cuts the connection once the client has taken no byte for a whole send timeout (so between
+   * one and two of them after it stalled). Progress is the file position moving on, or the
+   * socket's queue of bytes the client has not taken shrinking: a slow reader may leave the
+   * position still for long, since a full socket only reports room again once half its queue
+   * has gone. Cutting the connection closes the response, which ends this stream.
+   */
+  #watchStall(response: http.ServerResponse): NodeJS.Timeout | undefined {
+    if (this.#sendTimeoutMs <= 0) return undefined;
+    const queued = () => {
+      const fd = plainSocketFd(response.socket);
+      return fd === undefined ? undefined : unsentBytes(fd);
+    };
+    let position = this.#position;
+    let unsent = queued();
+    const timer = setInterval(() => {
+      if (response.destroyed) return;
+      const nowUnsent = queued();
+      const moved = this.#position !== position || (nowUnsent !== undefined && unsent !== undefined && nowUnsent < unsent);
+      position = this.#position;
+      unsent = nowUnsent;
+      if (!moved) response.destroy();
+    }, this.#sendTimeoutMs);
+    timer.unref();
+    return timer;
   }
 
   /** Writes one chunk; resolves once the socket is done with it (or the stream was destroyed). */

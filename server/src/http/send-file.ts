@@ -122,7 +122,7 @@ export async function sendFile(request: FastifyRequest, reply: FastifyReply, res
       if (isHead || size === 0) return reply.send();
       const zeroCopy = await loadZeroCopy();
       handedOff = true;
-      return reply.send(new FileRangeStream(handle, start, end, { zeroCopy }));
+      return reply.send(new FileRangeStream(handle, start, end, { zeroCopy, sendTimeoutMs: request.server.services.config.sendTimeout * 1000 }));
     }
 
     const boundary = crypto.randomBytes(16).toString('hex');

@@ -75,6 +75,21 @@ export async function loadZeroCopy(): Promise<ZeroCopy | undefined> {
   return loaded ?? undefined;
 }
 
+const TIOCOUTQ = 0x5411;
+let outqueue: ReturnType<typeof libcFunction> | undefined;
+
+/**
+ * Bytes a socket holds that its peer has not taken yet (`ioctl(SIOCOUTQ)`), including what the
+ * kernel sent for us; undefined where it cannot be read. Lets a sender tell a slow reader, whose
+ * queue shrinks, from a stalled one while it waits for room.
+ */
+export function unsentBytes(socketFd: number): number | undefined {
+  outqueue ??= libcFunction('int ioctl(int fd, unsigned long request, _Out_ int *value)');
+  if (!outqueue) return undefined;
+  const value = [0];
+  return Number(outqueue(socketFd, TIOCOUTQ, value)) === 0 ? value[0] : undefined;
+}
+
 /**
  * The descriptor of a plain TCP socket, or undefined when bytes must go through Node (TLS, a
  * test double, a socket already closed). Node keeps it on the socket's libuv handle.
