@@ -108,8 +108,9 @@ describe('parallel guessing', () => {
 
   it('slows one account down when guesses come from hundreds of addresses at once', async () => {
     t = await createTestApp();
-    // The login policy with its delays cut tenfold, so the test takes a second.
-    const policy = { ...LoginPolicy, delayMs: 100, delayStepMs: 100, maxDelayMs: 3_000, maxWaitMs: 1_000 };
+    // A login policy whose turns are seconds apart and whose wait ends after the first turn, so the
+    // test takes a few seconds and a busy machine spreading the 200 arrivals cannot slip extra turns in.
+    const policy = { ...LoginPolicy, delayMs: 2_000, delayStepMs: 2_000, maxDelayMs: 30_000, maxWaitMs: 3_000 };
     const { base, counter } = await loginServer({ trustedProxies: ['127.0.0.1'], policy });
     const responses = await Promise.all(
       Array.from({ length: 200 }, (_, index) => login(base, 'admin', `guess-${index}`, { 'x-forwarded-for': `10.${index >> 8}.${index & 255}.7` })),
