@@ -6,7 +6,7 @@ import type { Page } from '@playwright/test';
  * `label-content-name-mismatch` is WCAG 2.5.3 (label in name), a control's accessible name
  * containing the text it shows.
  */
-export const ExtraRules = ['label-content-name-mismatch'];
+const ExtraRules = ['label-content-name-mismatch'];
 
 /**
  * What axe-core finds of serious or critical impact on the page, one line per rule with the

@@ -54,10 +54,6 @@ function parseEtagList(value: string): string[] {
     .filter(Boolean);
 }
 
-function weakMatch(a: string, b: string): boolean {
-  return a.replace(/^W\//, '') === b.replace(/^W\//, '');
-}
-
 /**
  * Evaluates the preconditions of RFC 9110 section 13.2.2 for a GET or HEAD of a file.
  * Returns 412 or 304 when the request must stop there, otherwise undefined.

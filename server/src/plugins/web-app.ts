@@ -10,10 +10,10 @@ import type { SettingsService } from '../modules/settings/settings.service.js';
 import { runnerState, sandboxFor } from '../modules/commands/sandbox.js';
 import { sendStatus } from './error-handler.js';
 
-export const VERSION = '0.1.0';
+const VERSION = '0.1.0';
 
 /** Escapes JSON for a `<script type="application/json">` element: nothing can close the tag. */
-export function escapeJsonForHtml(value: unknown): string {
+function escapeJsonForHtml(value: unknown): string {
   return JSON.stringify(value)
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
@@ -22,11 +22,11 @@ export function escapeJsonForHtml(value: unknown): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
-export function escapeHtml(value: string): string {
+function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-export function startupSettings(config: Config, settings: SettingsService): StartupSettings {
+function startupSettings(config: Config, settings: SettingsService): StartupSettings {
   const current = settings.get();
   const recaptchaEnabled = current.authMethod === 'json' && Boolean(config.recaptchaKey && config.recaptchaSecret);
   return {
@@ -81,7 +81,7 @@ export function pageCsp(config: Config): string {
 }
 
 /** The PDF viewer's page in the web build, shown inside the preview's sandboxed frame. */
-export const PDF_VIEWER_PAGE = 'pdf-viewer.html';
+const PDF_VIEWER_PAGE = 'pdf-viewer.html';
 
 /**
  * The PDF viewer page's own policy. The page runs with an opaque origin (`sandbox allow-scripts`
@@ -90,7 +90,7 @@ export const PDF_VIEWER_PAGE = 'pdf-viewer.html';
  * assets; the document's parser runs in a worker started from a blob: URL; WebAssembly (image
  * decoders) may be compiled, JavaScript may never be evaluated from strings.
  */
-export function pdfViewerCsp(): string {
+function pdfViewerCsp(): string {
   return [
     "default-src 'none'",
     "script-src 'self' 'wasm-unsafe-eval'",

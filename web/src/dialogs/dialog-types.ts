@@ -96,7 +96,7 @@ export type ShareDeleteDialogProps = {
 };
 
 /** The item to share: a listing entry or the file on screen will do. */
-export type ShareTarget = { path: string; name: string; isDir: boolean };
+type ShareTarget = { path: string; name: string; isDir: boolean };
 
 export type ShareDialogProps = { item: ShareTarget };
 
@@ -140,7 +140,7 @@ export type FilesDialogPropsMap = {
  * Every dialog by name with its props. Add a dialog here and in the registry's
  * `dialogComponents`; then `openDialog('name', props)` is type-checked.
  */
-export type DialogPropsMap = {
+type DialogPropsMap = {
   'new-folder': NewResourceDialogProps;
   'new-file': NewResourceDialogProps;
   'discard-changes': DiscardChangesDialogProps;

@@ -1,4 +1,4 @@
-import type { ChecksumAlgorithm, Resource, ResourceItem } from '@burrow/protocol';
+import type { ChecksumAlgorithm, ResourceItem } from '@burrow/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -17,7 +17,7 @@ import { showError } from '../lib/notify';
 import { useAppSettings } from '../stores/app-settings-store';
 import { openDialog } from '../stores/dialog-store';
 import { DialogFrame } from './dialog-frame';
-import type { DialogControls, ShareDialogProps, ShareTarget } from './dialog-types';
+import type { DialogControls, ShareDialogProps } from './dialog-types';
 import './share-dialog.css';
 
 const emptyForm: ShareFormValues = { duration: '0', unit: DefaultShareUnit, password: '' };

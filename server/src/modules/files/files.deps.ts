@@ -8,7 +8,7 @@ import type { Scope } from '../../storage/scoped-fs.js';
 import type { Hooks } from './hooks.js';
 
 /** What the file services are built from: the shared services without the hook runner. */
-export type FilesServiceDeps = { config: Config; db: Db; scopes: Scopes; fileEvents: FileEvents; settings: SettingsService };
+type FilesServiceDeps = { config: Config; db: Db; scopes: Scopes; fileEvents: FileEvents; settings: SettingsService };
 
 /** What the file use-cases need: the shared services plus the hook runner. */
 export type FilesDeps = FilesServiceDeps & {

@@ -20,13 +20,13 @@ export type PdfFrameLabels = {
   download: string;
 };
 
-export type PdfProgress = { received: number; total?: number };
+type PdfProgress = { received: number; total?: number };
 
 /**
  * What loading the file's bytes came to: the bytes, a file over `limit` bytes (not read
  * further), or a request cancelled elsewhere (nothing to show).
  */
-export type PdfLoadResult = { kind: 'data'; data: ArrayBuffer } | { kind: 'tooLarge'; size: number } | { kind: 'cancelled' };
+type PdfLoadResult = { kind: 'data'; data: ArrayBuffer } | { kind: 'tooLarge'; size: number } | { kind: 'cancelled' };
 
 /** Fetches the file's bytes, reporting progress; rejects with the reason it could not. */
 export type PdfLoader = (options: { signal: AbortSignal; onProgress: (progress: PdfProgress) => void }) => Promise<PdfLoadResult>;

@@ -8,7 +8,7 @@ import { activeTypeFilter, withTypeFilter, type SearchKind } from './search-filt
 import { SearchResults } from './search-results';
 import './search.css';
 
-export type SearchStatus = 'idle' | 'searching' | 'done' | 'failed';
+type SearchStatus = 'idle' | 'searching' | 'done' | 'failed';
 
 /** One search at a time: its streamed results and what runs or clears it. */
 export type SearchControls = {

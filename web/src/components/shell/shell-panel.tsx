@@ -15,7 +15,7 @@ export type RunningCommand = { stop: () => void };
  * Starts `line` in `folder` and reports each output line, then the end: the close code and
  * reason, and whether a connection was ever made.
  */
-export type CommandRunner = (
+type CommandRunner = (
   folder: string,
   line: string,
   handlers: { onLine: (text: string) => void; onEnd: (end: { code: number; reason: string; wasConnected: boolean }) => void },
