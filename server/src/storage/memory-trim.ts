@@ -64,7 +64,7 @@ export type IdleTrimOptions = {
   intervalMs?: number;
   /** CPU time since the last trim that makes another one worth it (default 500 ms). */
   busyMs?: number;
-  /** Under this share of one core over an interval, the process counts as idle (default 2%). */
+  /** Under this share of one core over an interval, the process counts as idle (default 10%). */
   idleShare?: number;
   /** What to do once idle after work; by default, collect V8's garbage and hand malloc's free memory back to the system. */
   trim?: () => void;
@@ -80,7 +80,7 @@ export type IdleTrimOptions = {
 export function startIdleTrimmer(options: IdleTrimOptions = {}): IdleTrimmer {
   const intervalMs = options.intervalMs ?? 5000;
   const busyUs = (options.busyMs ?? 500) * 1000;
-  const idleUs = intervalMs * 1000 * (options.idleShare ?? 0.02);
+  const idleUs = intervalMs * 1000 * (options.idleShare ?? 0.1);
   const trim = options.trim ?? defaultTrim();
   let trims = 0;
   if (!trim) return { stop: () => undefined, trims };
