@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { AdminPassword, expect, test } from './fixtures';
-import { action, filesUser, itemLink, listing, openFolder, shownNames } from './files-helpers';
+import { action, filesUser, itemBox, itemLink, listing, openFolder, shownNames } from './files-helpers';
 
 test.describe('files screen: navigation, views and sorting', () => {
   test('folders open by double click, Enter or a single click with the preference; breadcrumbs lead back', async ({ server, makeUser, pageAs, root }) => {
@@ -124,7 +124,7 @@ test.describe('files screen: navigation, views and sorting', () => {
     expect((await switchView()).data.viewMode).toBe('mosaic gallery');
     await expect(page.locator('.listing--mosaic-gallery')).toBeVisible();
     // Pictures show their thumbnail, loaded lazily from the preview endpoint.
-    const thumbnail = itemLink(page, 'photo.jpg').locator('img');
+    const thumbnail = itemBox(page, 'photo.jpg').locator('img');
     await expect(thumbnail).toHaveAttribute('loading', 'lazy');
     await expect(thumbnail).toHaveAttribute('src', new RegExp(`/api/preview/thumb/${root.folder}/photo\\.jpg\\?inline=true&key=\\d+$`));
     await expect.poll(() => thumbnail.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBeGreaterThan(0);

@@ -3,7 +3,7 @@ import { BurrowServer, type CreatedUser, type ServerOptions, type UserSpec, Admi
 import { RootFolder } from './support/root-folder';
 
 export { expect, AdminPassword, BurrowServer, RootFolder };
-export type { CreatedUser, ServerOptions, UserSpec };
+export type { UserSpec };
 
 /** A user made for one test, with a way to open a logged-in page for them. */
 export type TestUser = CreatedUser & { token: () => Promise<string> };

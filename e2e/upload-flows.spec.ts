@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, test, waitForApp } from './fixtures';
+import { expect, test } from './fixtures';
 import { action, itemBox, itemLink, openFolder } from './files-helpers';
 
 function tempTree(files: Record<string, string>): string {

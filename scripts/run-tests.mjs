@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Runs every test suite (server and web with Vitest, browser flows with Playwright; the app is
-// built before the web suite, whose size budget measures the build), then prints
-// one closing line "N passed, N failed, N skipped" summed from their JSON reports. Exits non-zero
-// when any test fails or a suite could not report.
+// Runs the lint checks (ESLint, dependency-cruiser's cycle and layer rules, knip), then every test
+// suite (server and web with Vitest, browser flows with Playwright; the app is built before the
+// web suite, whose size budget measures the build), then prints one closing line
+// "N passed, N failed, N skipped" summed from their JSON reports, each lint check counting as one
+// test. Exits non-zero when any check or test fails or a suite could not report. Arguments pick
+// parts: `lint`, `server`, `web`, `e2e`.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -76,7 +78,33 @@ function playwrightSuite() {
   }
 }
 
+/**
+ * The lint checks, each one test: ESLint (with its cache), dependency-cruiser over every
+ * workspace's sources, and knip. Each runs to the end, so that one run names every problem.
+ */
+function lintChecks() {
+  const cache = path.join(root, 'node_modules', '.cache');
+  const checks = [
+    ['eslint', ['eslint', '--cache', '--cache-strategy', 'content', '--cache-location', path.join(cache, 'eslint') + path.sep, '--max-warnings', '0', '.']],
+    ['dependency-cruiser', ['depcruise', '--output-type', 'err', 'protocol/src', 'server/src', 'web/src', 'web/scripts', 'e2e', 'bench', 'scripts']],
+    ['knip', ['knip', '--no-progress']],
+  ];
+  for (const [name, args] of checks) {
+    const started = Date.now();
+    const status = run('npx', args);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    if (status === 0) {
+      console.log(`lint: ${name} passed (${seconds} s)`);
+      totals.passed += 1;
+    } else {
+      problems.push(`lint: ${name} failed (exit ${status})`);
+      totals.failed += 1;
+    }
+  }
+}
+
 const wants = (name) => only.length === 0 || only.includes(name);
+if (wants('lint')) lintChecks();
 const webSuite = wants('web') && fs.existsSync(path.join(root, 'web/vitest.config.ts'));
 const browserSuite = wants('e2e') && fs.existsSync(path.join(root, 'e2e/playwright.config.ts'));
 if (wants('server')) vitestSuite('server');

@@ -2,6 +2,13 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 
 /**
+ * Rules axe-core marks experimental (off by default) that every check runs as well:
+ * `label-content-name-mismatch` is WCAG 2.5.3 (label in name), a control's accessible name
+ * containing the text it shows.
+ */
+export const ExtraRules = ['label-content-name-mismatch'];
+
+/**
  * What axe-core finds of serious or critical impact on the page, one line per rule with the
  * elements concerned. Checked once the app has started and every finite animation has ended:
  * colours measured half-way through a dialog's entrance are not the ones a person sees.
@@ -11,7 +18,7 @@ export async function seriousViolations(page: Page, scope: { include?: string; e
   await page.waitForFunction(() =>
     document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().iterations === Infinity),
   );
-  const builder = new AxeBuilder({ page });
+  const builder = new AxeBuilder({ page }).options({ rules: Object.fromEntries(ExtraRules.map((rule) => [rule, { enabled: true }])) });
   if (scope.include) builder.include(scope.include);
   if (scope.exclude) builder.exclude(scope.exclude);
   const results = await builder.analyze();

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const serverEntry = path.join(repositoryRoot, 'server/dist/main.js');
+const serverEntry = path.join(repositoryRoot, 'server/dist/main.js');
 export const webDist = path.join(repositoryRoot, 'web/dist');
 
 export const AdminPassword = 'e2e-admin-password-4f1c';

@@ -126,7 +126,7 @@ const DEFAULT_ISSUES_URL = 'https://github.com/burrow-files/burrow/issues/new';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Keys accepted from flags, environment (BURROW_<UPPER_SNAKE>) and the config file. */
-export const ConfigKeys = [
+const ConfigKeys = [
   'root',
   'address',
   'port',
@@ -178,7 +178,7 @@ export const ConfigKeys = [
   'oidcBreakGlassAdmin',
   'adminPassword',
 ] as const;
-export type ConfigKey = (typeof ConfigKeys)[number];
+type ConfigKey = (typeof ConfigKeys)[number];
 
 export function envName(key: string): string {
   return 'BURROW_' + key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
@@ -323,7 +323,7 @@ export function normaliseBaseURL(value: string): string {
   return base;
 }
 
-export function defaultWebDist(): string {
+function defaultWebDist(): string {
   // fileURLToPath, not URL.pathname: the latter keeps %20 and friends in installation paths.
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 }

@@ -8,7 +8,7 @@ import { describeServer, planImport } from '../modules/import/filebrowser-mappin
 import { applyImport } from '../modules/import/filebrowser-import.js';
 
 /** The message `burrow serve` and the other commands give when pointed at a filebrowser database. */
-export function boltDatabaseMessage(database: string): string {
+function boltDatabaseMessage(database: string): string {
   return [
     `burrow: ${database} is a filebrowser (BoltDB) database, not a Burrow one.`,
     'Import it into a new Burrow database, then serve that one:',

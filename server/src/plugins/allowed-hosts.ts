@@ -1,8 +1,9 @@
 import fp from 'fastify-plugin';
 import { forbidden } from '../errors.js';
+import { pathnameOf } from '../http/request-path.js';
 
 /** Splits a Host header into its lower-cased name (brackets kept for IPv6) and port. */
-export function parseHost(value: string): { name: string; port?: string } | undefined {
+function parseHost(value: string): { name: string; port?: string } | undefined {
   const host = value.trim().toLowerCase();
   const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(host);
   if (!match) return undefined;
@@ -37,7 +38,7 @@ export function isAllowedHost(value: string | undefined, allowed: string[]): boo
 export const allowedHostsPlugin = fp<{ allowedHosts: string[] }>(async (app, { allowedHosts }) => {
   if (allowedHosts.includes('*')) return;
   app.addHook('onRequest', async (request, reply) => {
-    const path = request.url.split('?', 1)[0]!;
+    const path = pathnameOf(request.url);
     if (path === '/health' || path.startsWith('/health/')) return;
     if (isAllowedHost(request.headers.host, allowedHosts)) return;
     // A refused WebSocket upgrade owns its socket: nothing else closes it once the answer is out.

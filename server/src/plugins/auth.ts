@@ -5,6 +5,7 @@ import type { AuthService, Authenticated } from '../modules/auth/auth.service.js
 import { forbidden, unauthorized } from '../errors.js';
 import type { UserRecord } from '../modules/users/users.model.js';
 import { looksLikeJwt } from '../modules/auth/tokens.js';
+import { queryValue } from '../http/query.js';
 import { readCookie } from './cookies.js';
 
 declare module 'fastify' {
@@ -21,25 +22,8 @@ declare module 'fastify' {
   }
 }
 
-/** The first value of a query parameter, read from the URL itself (decoded; undefined if malformed). */
-function queryValue(url: string, name: string): string | undefined {
-  const start = url.indexOf('?');
-  if (start < 0) return undefined;
-  for (const pair of url.slice(start + 1).split('&')) {
-    const equals = pair.indexOf('=');
-    const key = equals < 0 ? pair : pair.slice(0, equals);
-    try {
-      if (decodeURIComponent(key.replace(/\+/g, ' ')) !== name) continue;
-      return equals < 0 ? '' : decodeURIComponent(pair.slice(equals + 1).replace(/\+/g, ' '));
-    } catch {
-      continue;
-    }
-  }
-  return undefined;
-}
-
 /** A personal API token from `Authorization: Bearer burrow_pat_…`, or undefined. */
-export function bearerApiToken(request: FastifyRequest): string | undefined {
+function bearerApiToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   const match = /^\s*bearer\s+(\S+)\s*$/i.exec(Array.isArray(header) ? (header[0] ?? '') : (header ?? ''));
   return match && match[1]!.startsWith(ApiTokenPrefix) ? match[1] : undefined;
@@ -59,7 +43,7 @@ export function tokenOf(request: FastifyRequest): string | undefined {
   if (text?.startsWith(ApiTokenPrefix)) return text;
   const bearer = bearerApiToken(request);
   if (bearer) return bearer;
-  const query = queryValue(request.url, AuthQueryParam);
+  const query = queryValue(request, AuthQueryParam);
   if (looksLikeJwt(query)) return query;
   if (request.method === 'GET' || request.method === 'HEAD') {
     const cookie = readCookie(request.headers.cookie, AuthCookie);

@@ -1,14 +1,11 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { codeForStatus, statusLine } from '@burrow/protocol';
+import { codeForStatus } from '@burrow/protocol';
 import { AppError, fromSystemError } from '../errors.js';
+import { sendStatus } from '../http/status.js';
 
-/** Writes a filebrowser-style status body: "<code> <reason>\n", plus "(detail)" for 400 only. */
-export function sendStatus(reply: FastifyReply, status: number, detail?: string): FastifyReply {
-  if (status === 204 || status === 304) return reply.code(status).send();
-  const text = status === 400 && detail ? `${statusLine(status)} (${detail})\n` : `${statusLine(status)}\n`;
-  return reply.code(status).header('content-type', 'text/plain; charset=utf-8').header('x-content-type-options', 'nosniff').send(text);
-}
+// The status body is an HTTP helper; it stays importable from here for the routes that use it.
+export { sendStatus };
 
 /** Maps any thrown value to an AppError; unknown errors become `internal`. */
 export function toAppError(error: unknown): AppError {

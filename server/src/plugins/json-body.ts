@@ -9,7 +9,7 @@ declare module 'fastify' {
 }
 
 /** Whether a route takes a JSON body: it validates one, or says so in its config. */
-export function takesJsonBody(request: FastifyRequest): boolean {
+function takesJsonBody(request: FastifyRequest): boolean {
   return request.routeOptions.schema?.body !== undefined || request.routeOptions.config?.jsonBody === true;
 }
 

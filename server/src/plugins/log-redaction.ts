@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 
 /** Query parameters that carry secrets: the JWT (`auth`) and a share link's token (`token`). */
 const SECRET_PARAMS = new Set(['auth', 'token']);
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 function decodedKey(key: string): string {
   try {

@@ -1,5 +1,6 @@
 import FindMyWay from 'find-my-way';
 import type { RouteOptions } from 'fastify';
+import { pathnameOf } from '../http/request-path.js';
 
 /**
  * Every route the app registers, kept in a second router so that a request nobody answers can be
@@ -24,8 +25,7 @@ export function createRouteTable() {
     },
     /** The methods some route answers for this URL (path only; any query is ignored). */
     allowedMethods(url: string): string[] {
-      const question = url.indexOf('?');
-      const pathname = question < 0 ? url : url.slice(0, question);
+      const pathname = pathnameOf(url);
       return [...methods].filter((method) => router.find(method as never, pathname) !== null).sort();
     },
   };

@@ -212,6 +212,30 @@ describe('static assets', () => {
     expect((await get('*')).headers['content-encoding']).toBeDefined();
   });
 
+  it('answers revalidations with 304 and byte ranges with 206', async () => {
+    await start();
+    const url = '/static/assets/x.js';
+    const first = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+    expect(first.headers.etag).toBeTruthy();
+    expect(first.headers['last-modified']).toBeTruthy();
+    const again = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity', 'if-none-match': String(first.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const part = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity', range: 'bytes=0-9' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.body).toBe(SCRIPT.slice(0, 10));
+    expect(part.headers['content-range']).toBe(`bytes 0-9/${SCRIPT.length}`);
+    // The compressed variant is its own representation, with its own validator.
+    const br = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } });
+    expect(br.headers.etag).toBeTruthy();
+    expect(br.headers.etag).not.toBe(first.headers.etag);
+    const head = await t.app.inject({ method: 'HEAD', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-encoding']).toBe('gzip');
+    expect(head.body).toBe('');
+  });
+
   it('answers 404 to traversal, encoded traversal, folders and trailing slashes, on the wire', async () => {
     await start();
     fs.writeFileSync(path.join(dist, 'assets', 'a%41.js'), 'literal percent');

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyStatic from '@fastify/static';
 import { StartupElementId, type StartupSettings } from '@burrow/protocol';
 import type { Config } from '../config.js';
 import type { SettingsService } from '../modules/settings/settings.service.js';
@@ -109,44 +110,6 @@ export function pdfViewerCsp(): string {
 const FALLBACK_INDEX = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Burrow</title></head>
 <body><!--burrow:startup--><p>The web app has not been built. Run <code>npm run build</code>.</p></body></html>`;
 
-const TYPES: Record<string, string> = {
-  '.js': 'application/javascript; charset=utf-8',
-  '.mjs': 'application/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json; charset=utf-8',
-  '.webmanifest': 'application/manifest+json',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.txt': 'text/plain; charset=utf-8',
-  '.html': 'text/html; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-};
-
-/**
- * Reads Accept-Encoding: which content codings the client takes. A coding refused with `q=0`
- * (or refused through `*;q=0` when not named) is never chosen.
- */
-export function acceptedEncodings(header: string | string[] | undefined): (coding: string) => boolean {
-  const weights = new Map<string, number>();
-  for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
-    const [name, ...parameters] = part.trim().toLowerCase().split(';');
-    if (!name) continue;
-    let quality = 1;
-    for (const parameter of parameters) {
-      const [key, value] = parameter.trim().split('=');
-      if (key === 'q') quality = Number(value);
-    }
-    weights.set(name, Number.isFinite(quality) ? quality : 0);
-  }
-  return (coding) => {
-    const weight = weights.get(coding) ?? weights.get('*');
-    return weight !== undefined && weight > 0;
-  };
-}
-
 /** Serves the built React app: static assets (precompressed variants), the index page and the PDF viewer page. */
 export const webAppPlugin: FastifyPluginAsync<{ config: Config; settings: SettingsService; routeTable?: RouteTable }> = async (
   app,
@@ -154,6 +117,9 @@ export const webAppPlugin: FastifyPluginAsync<{ config: Config; settings: Settin
 ) => {
   const dist = config.webDist;
   let template: string | undefined;
+  // Files are sent through @fastify/send (types, validators, 304, ranges, precompressed
+  // siblings); the route below chooses the root per file, so nothing is served on its own.
+  await app.register(fastifyStatic, { serve: false, preCompressed: true, cacheControl: false, index: false, dotfiles: 'allow' });
   // The page tells whether commands can run: the sandbox's start-up check must have ended.
   await sandboxFor(config).ready;
 
@@ -222,29 +188,15 @@ export const webAppPlugin: FastifyPluginAsync<{ config: Config; settings: Settin
     if (decoded.includes('\0') || decoded.split('/').some(unsafe)) return sendStatus(reply, 404);
     if (decoded === PDF_VIEWER_PAGE) return sendPdfViewer(reply);
     const brandingFiles = settings.get().branding.files;
-    const candidates: string[] = [];
-    if (brandingFiles && (decoded.startsWith('img/') || decoded === 'custom.css')) candidates.push(path.join(brandingFiles, decoded));
-    candidates.push(path.join(dist, decoded));
-    for (const file of candidates) {
-      const stat = await fsp.stat(file).catch(() => undefined);
+    const candidates: [root: string, file: string][] = [];
+    if (brandingFiles && (decoded.startsWith('img/') || decoded === 'custom.css')) candidates.push([brandingFiles, decoded]);
+    candidates.push([dist, decoded]);
+    for (const [root, file] of candidates) {
+      // Checked here so that a missing file answers 404 instead of falling through to the page.
+      const stat = await fsp.stat(path.join(root, file)).catch(() => undefined);
       if (!stat?.isFile()) continue;
-      const extension = path.extname(file);
-      const accepted = acceptedEncodings(request.headers['accept-encoding']);
-      let servedFile = file;
-      let encoding: string | undefined;
-      for (const [suffix, name] of [
-        ['.br', 'br'],
-        ['.gz', 'gzip'],
-      ] as const) {
-        if (accepted(name) && fs.existsSync(file + suffix)) {
-          servedFile = file + suffix;
-          encoding = name;
-          break;
-        }
-      }
       const immutable = decoded.startsWith('assets/');
       reply
-        .header('content-type', TYPES[extension] ?? 'application/octet-stream')
         .header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=86400')
         .header('x-content-type-options', 'nosniff')
         .header('vary', 'Accept-Encoding');
@@ -252,8 +204,9 @@ export const webAppPlugin: FastifyPluginAsync<{ config: Config; settings: Settin
       // files are cross-origin requests (`Origin: null`). Hashed assets are public and fetched
       // without credentials: anyone may read them.
       if (immutable) reply.header('access-control-allow-origin', '*');
-      if (encoding) reply.header('content-encoding', encoding);
-      return reply.send(fs.createReadStream(servedFile));
+      // A `.br` or `.gz` sibling is sent when the client takes that coding (q=0 refuses it);
+      // validators, 304 and ranges come with it.
+      return reply.sendFile(file, root);
     }
     return sendStatus(reply, 404);
   });

@@ -28,12 +28,12 @@ export type UsersTable = {
   created_at: number;
 };
 
-export type SettingsTable = {
+type SettingsTable = {
   key: string;
   value: string;
 };
 
-export type RevokedTokensTable = {
+type RevokedTokensTable = {
   jti: string;
   expires_at: number;
 };
@@ -63,7 +63,7 @@ export type SharesTable = {
 };
 
 /** One upload made through a file request, from its creation (reserving name and size) on. */
-export type FileRequestUploadsTable = {
+type FileRequestUploadsTable = {
   upload_id: string;
   share_hash: string;
   /** Virtual path in the owner's scope. */
@@ -89,7 +89,7 @@ export type UploadsTable = {
 };
 
 /** Search index: one row per name under the server root (see the search module's repository). */
-export type SearchEntriesTable = {
+type SearchEntriesTable = {
   id: Generated<number>;
   /** Real path relative to the server root, `/`-separated, no leading slash. */
   path: string;
@@ -101,13 +101,13 @@ export type SearchEntriesTable = {
   kind: number;
 };
 
-export type SearchStateTable = {
+type SearchStateTable = {
   key: string;
   value: string;
 };
 
 /** WebDAV dead properties: one row per property set with PROPPATCH. */
-export type WebdavPropertiesTable = {
+type WebdavPropertiesTable = {
   /** Real path of the entry relative to the server root, with a leading `/`. */
   path: string;
   /** Namespace URI of the property ('' for none). */
@@ -140,7 +140,7 @@ export type TrashTable = {
 };
 
 /** The provider account (issuer and subject) of a single sign-on user (see the oidc module). */
-export type OidcIdentitiesTable = {
+type OidcIdentitiesTable = {
   issuer: string;
   subject: string;
   user_id: number;
@@ -171,7 +171,7 @@ export type AuditLogTable = {
 };
 
 /** A user's two-factor state (see the two-factor module); no row means never enrolled nor required. */
-export type TwoFactorTable = {
+type TwoFactorTable = {
   user_id: number;
   /** The TOTP secret, encrypted; null until enrolment starts or after a reset. */
   secret: string | null;
@@ -184,7 +184,7 @@ export type TwoFactorTable = {
 };
 
 /** One unused recovery code: the SHA-256 of the code, hex. */
-export type RecoveryCodesTable = {
+type RecoveryCodesTable = {
   user_id: number;
   code_hash: string;
 };

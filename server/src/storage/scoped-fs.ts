@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Rule } from '@burrow/protocol';
 import { forbidden, notFound } from '../errors.js';
-import { createRuleChecker, type RuleChecker } from '../modules/rules/rules.js';
+import { createRuleChecker, type RuleChecker } from './rules.js';
 import { cleanVirtualPath, isWithin, joinVirtual } from './virtual-path.js';
 
 /** What an operation intends to do with a path; decides how links are treated. */
@@ -273,7 +273,7 @@ export class Scope {
 }
 
 /** Whether any segment of a virtual path starts with `.` (`/a/.git/config`, `/.env`). */
-export function hasDotSegment(virtual: string): boolean {
+function hasDotSegment(virtual: string): boolean {
   return virtual.includes('/.');
 }
 

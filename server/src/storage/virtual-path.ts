@@ -37,6 +37,8 @@ export function cleanVirtualPath(decoded: string): CleanPath {
 
 /** Percent-decodes a path, refusing malformed escapes with 400. */
 export function decodePathComponent(encoded: string): string {
+  // Nothing to undo: the common case skips the decoder.
+  if (!encoded.includes('%')) return encoded;
   try {
     return decodeURIComponent(encoded);
   } catch {

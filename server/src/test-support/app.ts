@@ -75,7 +75,7 @@ const NO_PERMISSIONS: Permissions = {
   download: false,
 };
 
-export const USER_PERMISSIONS: Permissions = {
+const USER_PERMISSIONS: Permissions = {
   ...NO_PERMISSIONS,
   create: true,
   rename: true,
@@ -117,4 +117,4 @@ export async function loginAs(testApp: TestApp, username: string, password = `${
   return testApp.login(username, password);
 }
 
-export { NO_PERMISSIONS };
+;

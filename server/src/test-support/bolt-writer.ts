@@ -7,7 +7,7 @@ import { BOLT_MAGIC, fnv1a64 } from '../modules/import/bolt-reader.js';
  * pages, as a real file keeps them after a record is rewritten.
  */
 
-export type BoltValue = string | Buffer | BoltBucketSpec;
+type BoltValue = string | Buffer | BoltBucketSpec;
 export type BoltTree = Array<[string | Buffer, BoltValue]>;
 export type BoltBucketSpec = {
   bucket: BoltTree;

@@ -11,7 +11,7 @@ export function rememberPassword(password: string): string {
 }
 
 /** Fails when a response body carries a password hash or any password the tests used. */
-export function expectNoSecrets(response: LightMyRequestResponse): void {
+function expectNoSecrets(response: LightMyRequestResponse): void {
   const body = response.body;
   expect(body).not.toMatch(/\$argon2/);
   expect(body).not.toMatch(/\$2[abxy]\$/);

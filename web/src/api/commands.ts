@@ -2,7 +2,7 @@ import { ApiPaths } from '@burrow/protocol/paths';
 import { encodePath } from '../lib/paths';
 import { openWebSocket } from './http-client';
 
-export type CommandEnd = {
+type CommandEnd = {
   /** The socket's close code (1000 for a clean exit, 1011 for a failure, 1006 for a lost connection). */
   code: number;
   reason: string;

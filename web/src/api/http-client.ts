@@ -94,7 +94,7 @@ export async function request(path: string, options: RequestOptions = {}): Promi
       // The body could not be read; the status line below still explains the failure.
     }
     const error = new ApiError(text || `${response.status} ${response.statusText}`.trim(), response.status, false, response.headers);
-    if (response.status === 401 && useAuth && !options.ignoreUnauthorized) hooks.onUnauthorized();
+    if (error.code === 'unauthorized' && useAuth && !options.ignoreUnauthorized) hooks.onUnauthorized();
     throw error;
   }
   return response;
@@ -163,7 +163,7 @@ export async function* requestLines(path: string, options?: RequestOptions): Asy
 }
 
 /** The `ws:` or `wss:` URL of an API path on this page's host, below the base URL. */
-export function webSocketUrl(path: string): string {
+function webSocketUrl(path: string): string {
   const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
   return `${scheme}//${window.location.host}${apiUrl(path)}`;
 }

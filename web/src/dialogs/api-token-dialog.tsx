@@ -9,13 +9,8 @@ import { showError, showSuccess } from '../lib/notify';
 import { usePermissionLabels } from '../routes/settings/security/permission-labels';
 import { useSession } from '../stores/session-store';
 import { DialogFrame } from './dialog-frame';
-import type { DialogControls } from './dialog-registry';
+import type { ApiTokenDialogProps, DialogControls } from './dialog-types';
 import '../routes/settings/security/security.css';
-
-export type ApiTokenDialogProps = {
-  /** Called once a token exists, so the list behind the dialog shows it. */
-  onCreated: () => void;
-};
 
 const ExpiryDays = [7, 30, 90, 365] as const;
 

@@ -1,18 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DialogFrame } from './dialog-frame';
-import type { DialogControls } from './dialog-registry';
+import type { DialogControls, ReplaceChoice, ReplaceDialogProps, ReplaceRenameChoice, ReplaceRenameDialogProps } from './dialog-types';
 import './files-dialogs.css';
-
-export type ReplaceChoice = 'cancel' | 'continue' | 'replace';
-export type ReplaceRenameChoice = 'cancel' | 'rename' | 'replace';
-
-export type ReplaceDialogProps = { onChoice: (choice: ReplaceChoice) => void };
-export type ReplaceRenameDialogProps = {
-  /** Names that already exist at the destination. */
-  names: string[];
-  onChoice: (choice: ReplaceRenameChoice) => void;
-};
 
 /**
  * Reports the choice exactly once; closing the dialog any other way (Escape, the backdrop,

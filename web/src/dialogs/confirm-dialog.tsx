@@ -1,15 +1,7 @@
 import { DialogFrame } from './dialog-frame';
-import type { DialogControls } from './dialog-registry';
+import type { ConfirmDialogProps, DialogControls } from './dialog-types';
 import { useTranslation } from 'react-i18next';
 import { useDialogAction } from './use-dialog-action';
-
-export type ConfirmDialogProps = {
-  title: string;
-  message: string;
-  /** The label of the destructive button. */
-  confirmLabel: string;
-  onConfirm: () => Promise<void>;
-};
 
 /** A destructive confirmation with the texts given: Cancel (focused first) or the action. */
 export default function ConfirmDialog({ title, message, confirmLabel, onConfirm, onClose }: ConfirmDialogProps & DialogControls) {

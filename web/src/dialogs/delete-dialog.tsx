@@ -2,15 +2,9 @@ import { useTranslation } from 'react-i18next';
 import { groupDigits } from '../components/listing/group-digits';
 import { currentLocaleTag } from '../i18n/i18n';
 import { DialogFrame } from './dialog-frame';
-import type { DialogControls } from './dialog-registry';
+import type { DeleteDialogProps, DialogControls } from './dialog-types';
 import { useDialogAction } from './use-dialog-action';
 import './files-dialogs.css';
-
-export type DeleteDialogProps = {
-  /** Names of the items to delete (one name is shown in the question). */
-  names: string[];
-  onConfirm: () => Promise<void>;
-};
 
 export default function DeleteDialog({ names, onConfirm, onClose }: DeleteDialogProps & DialogControls) {
   const { t } = useTranslation();

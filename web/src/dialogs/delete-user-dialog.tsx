@@ -9,12 +9,7 @@ import { useAppSettings } from '../stores/app-settings-store';
 import { logout, useSession } from '../stores/session-store';
 import '../components/forms/forms.css';
 import { DialogFrame } from './dialog-frame';
-import type { DialogControls } from './dialog-registry';
-
-export type DeleteUserDialogProps = {
-  userId: number;
-  username: string;
-};
+import type { DeleteUserDialogProps, DialogControls } from './dialog-types';
 
 /** Confirms deleting a user account, with the admin's own password where the server wants it. */
 export default function DeleteUserDialog({ userId, username, onClose }: DeleteUserDialogProps & DialogControls) {
@@ -39,7 +34,7 @@ export default function DeleteUserDialog({ userId, username, onClose }: DeleteUs
       await queryClient.invalidateQueries({ queryKey: ['users'] });
       navigateTo('/settings/users');
     } catch (error) {
-      void showError(isApiError(error) && error.status === 403 ? new Error(t('errors.forbidden')) : error);
+      void showError(isApiError(error) && error.code === 'forbidden' ? new Error(t('errors.forbidden')) : error);
       setBusy(false);
     }
   };

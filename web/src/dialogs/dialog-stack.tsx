@@ -2,7 +2,8 @@ import { Suspense, useEffect, useLayoutEffect, useRef, type ComponentType } from
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useDialogs, type DialogEntry } from '../stores/dialog-store';
-import { dialogComponents, type DialogControls } from './dialog-registry';
+import { dialogComponents } from './dialog-registry';
+import type { DialogControls } from './dialog-types';
 import { useFocusTrap } from './use-focus-trap';
 import './dialog.css';
 

@@ -1,14 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { DialogControls } from './dialog-registry';
+import type { DialogControls, DiscardChangesDialogProps } from './dialog-types';
 import { DialogFrame } from './dialog-frame';
-
-export type DiscardChangesDialogProps = {
-  /** Saves the editor's text; resolves true when saved (the dialog then lets the navigation go on). */
-  onSave: () => Promise<boolean>;
-  /** Drops the changes and goes on. */
-  onDiscard: () => void;
-};
 
 /**
  * Asked when leaving the editor with unsaved changes: cancel (stay), save changes, or discard

@@ -2,12 +2,8 @@ import type { ArchiveFormat } from '@burrow/protocol';
 import { FileArchive } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { DialogFrame } from './dialog-frame';
-import type { DialogControls } from './dialog-registry';
+import type { DialogControls, DownloadDialogProps } from './dialog-types';
 import './files-dialogs.css';
-
-export type DownloadDialogProps = {
-  onChoose: (format: ArchiveFormat) => void;
-};
 
 /** The nine archive formats with the suffix their file gets, in the order offered. */
 export const archiveChoices = [

@@ -4,7 +4,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowUp, Folder } from 'lucide-react';
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../api/api-error';
+import { errorCodeOf } from '../api/api-error';
 import { fetchResource } from '../api/resources';
 import { parentPath } from '../lib/paths';
 
@@ -97,10 +97,10 @@ export function FolderPicker({ folder, chosen, singleClick, onBrowse, onChoose }
   if (listing.isPending) {
     body = <div className="spinner folder-picker__spinner" role="status" aria-label={t('common.loading')} />;
   } else if (listing.isError && !listing.data) {
-    const status = isApiError(listing.error) ? listing.error.status : 500;
+    const code = errorCodeOf(listing.error);
     body = (
       <p className="folder-picker__message" role="alert">
-        {status === 403 ? t('errors.forbidden') : status === 404 ? t('errors.notFound') : status === 0 ? t('errors.connection') : t('errors.internal')}
+        {code === 'forbidden' ? t('errors.forbidden') : code === 'not_found' ? t('errors.notFound') : code === 'no_connection' ? t('errors.connection') : t('errors.internal')}
       </p>
     );
   }

@@ -1,9 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { DialogFrame } from './dialog-frame';
-import type { DialogControls } from './dialog-registry';
+import type { DialogControls, HelpDialogProps } from './dialog-types';
 import './files-dialogs.css';
-
-export type HelpDialogProps = Record<never, never>;
 
 /** The keyboard and mouse shortcuts of the files screen. */
 export default function HelpDialog({ onClose }: HelpDialogProps & DialogControls) {

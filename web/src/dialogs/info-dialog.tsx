@@ -8,17 +8,8 @@ import { currentLocaleTag } from '../i18n/i18n';
 import { formatAbsolute, formatRelative } from '../lib/format-date';
 import { formatSize } from '../lib/format-size';
 import { DialogFrame } from './dialog-frame';
-import type { DialogControls } from './dialog-registry';
+import type { DialogControls, InfoDialogProps, InfoSubject } from './dialog-types';
 import './files-dialogs.css';
-
-/** An item, or the folder or file on screen (which may carry its counts). */
-export type InfoSubject = ResourceItem & Pick<Resource, 'numDirs' | 'numFiles'>;
-
-export type InfoDialogProps = {
-  items: InfoSubject[];
-  /** Checksums are offered only to users allowed to download. */
-  canDownload: boolean;
-};
 
 const algorithms: readonly ChecksumAlgorithm[] = ['md5', 'sha1', 'sha256', 'sha512'];
 

@@ -1,10 +1,8 @@
 import { CircleAlert, CircleCheck } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { DialogFrame } from './dialog-frame';
-import type { DialogControls } from './dialog-registry';
+import type { DialogControls, MessageDialogProps } from './dialog-types';
 import './files-dialogs.css';
-
-export type MessageDialogProps = { message: string };
 
 function MessageDialog({ message, onClose, tone }: MessageDialogProps & DialogControls & { tone: 'error' | 'success' }) {
   const { t } = useTranslation();

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { showError } from '../lib/notify';
-import type { DialogControls, NewResourceDialogProps } from './dialog-registry';
+import type { DialogControls, NewResourceDialogProps } from './dialog-types';
 import { createInFolder } from './create-resource';
 import { NamePrompt } from './name-prompt';
 

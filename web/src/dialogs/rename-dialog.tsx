@@ -1,20 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DialogFrame } from './dialog-frame';
-import type { DialogControls } from './dialog-registry';
+import type { DialogControls, RenameDialogProps } from './dialog-types';
 import { useDialogAction } from './use-dialog-action';
 import './files-dialogs.css';
-
-export type RenameDialogProps = {
-  name: string;
-  /** Other names in the same folder, to warn about a clash before asking the server. */
-  siblings?: readonly string[];
-  /**
-   * Called with the trimmed new name when it differs from the current one; resolving to false
-   * keeps the dialog open (a clash question was cancelled).
-   */
-  onRename: (name: string) => Promise<void | boolean>;
-};
 
 /** The part of a file name before its extension, which is what people usually change. */
 function stemLength(name: string): number {

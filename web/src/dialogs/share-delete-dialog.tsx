@@ -2,12 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showError } from '../lib/notify';
 import { DialogFrame } from './dialog-frame';
-import type { DialogControls } from './dialog-registry';
-
-export type ShareDeleteDialogProps = {
-  /** Deletes the link; the dialog closes when it succeeds and shows the error when it fails. */
-  onConfirm: () => Promise<void>;
-};
+import type { DialogControls, ShareDeleteDialogProps } from './dialog-types';
 
 /** Asks before a share link is deleted: whoever holds it loses access at once. */
 export default function ShareDeleteDialog({ onConfirm, onClose }: ShareDeleteDialogProps & DialogControls) {

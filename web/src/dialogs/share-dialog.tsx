@@ -17,12 +17,8 @@ import { showError } from '../lib/notify';
 import { useAppSettings } from '../stores/app-settings-store';
 import { openDialog } from '../stores/dialog-store';
 import { DialogFrame } from './dialog-frame';
-import type { DialogControls } from './dialog-registry';
+import type { DialogControls, ShareDialogProps, ShareTarget } from './dialog-types';
 import './share-dialog.css';
-
-/** The item to share: a listing entry or the file on screen will do. */
-export type ShareTarget = { path: string; name: string; isDir: boolean };
-export type ShareDialogProps = { item: ShareTarget };
 
 const emptyForm: ShareFormValues = { duration: '0', unit: DefaultShareUnit, password: '' };
 
@@ -74,6 +70,7 @@ export default function ShareDialog({ item, onClose }: ShareDialogProps & Dialog
   useEffect(() => {
     if (isLoaded) setFocusId(view === 'form' ? durationId : newButtonId);
     // Only when loading ends: later view changes pick their own focus.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
   }, [isLoaded]);
   const locale = currentLocaleTag();
   const urlOf = (hash: string) => shareLinkUrl(hash, baseURL);

@@ -4,24 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { isWithinPath } from '../lib/paths';
 import { openDialog } from '../stores/dialog-store';
 import { DialogFrame } from './dialog-frame';
-import type { DialogControls } from './dialog-registry';
+import type { DialogControls, TransferDialogProps } from './dialog-types';
 import { FolderPicker } from './folder-picker';
 import { useDialogAction } from './use-dialog-action';
 import './files-dialogs.css';
-
-export type TransferDialogProps = {
-  /** Paths of the items to move or copy. */
-  paths: string[];
-  /** The folder they are in, with a trailing slash. */
-  source: string;
-  canCreate: boolean;
-  singleClick: boolean;
-  /**
-   * Runs the move or copy into the chosen folder (conflicts are handled there); false keeps the
-   * dialog open (the clash question was cancelled).
-   */
-  onConfirm: (destination: string) => Promise<void | boolean>;
-};
 
 function TransferDialog({ mode, paths, source, canCreate, singleClick, onConfirm, onClose }: TransferDialogProps & DialogControls & { mode: 'move' | 'copy' }) {
   const { t } = useTranslation();

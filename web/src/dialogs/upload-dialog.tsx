@@ -4,13 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { entriesFromFiles } from '../lib/upload/upload-entries';
 import { startUpload } from '../stores/upload-launcher';
 import { DialogFrame } from './dialog-frame';
-import type { DialogControls } from './dialog-registry';
+import type { AbortUploadsDialogProps, DialogControls, UploadDialogProps } from './dialog-types';
 import '../components/upload/upload-panel.css';
-
-export type UploadDialogProps = {
-  /** Decoded virtual path of the destination folder, with a trailing slash. */
-  folder: string;
-};
 
 /** Upload: choose files, or a whole folder (its structure is kept). */
 export default function UploadDialog({ folder, onClose }: UploadDialogProps & DialogControls) {
@@ -60,8 +55,6 @@ export default function UploadDialog({ folder, onClose }: UploadDialogProps & Di
     </DialogFrame>
   );
 }
-
-export type AbortUploadsDialogProps = { onConfirm: () => void };
 
 /** Asks before stopping every upload. */
 export function AbortUploadsDialog({ onConfirm, onClose }: AbortUploadsDialogProps & DialogControls) {

@@ -39,7 +39,7 @@ export const Languages: readonly Language[] = [
   { code: 'zh-tw', name: '繁體中文', tag: 'zh-TW', rtl: false },
 ];
 
-export const DefaultLanguage = 'en';
+const DefaultLanguage = 'en';
 
 const byCode = new Map(Languages.map((language) => [language.code, language]));
 

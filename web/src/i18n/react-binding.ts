@@ -22,5 +22,7 @@ export function useTranslation() {
   return useMemo(() => {
     const t: Translator['t'] = (key, options) => i18next.t(key, options);
     return Object.assign([t, i18next, true] as const, { t, i18n: i18next, ready: true });
+    // A new language makes a new translator, so that components using it render again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
   }, [language]);
 }

@@ -6,8 +6,8 @@ export type EditorTheme = {
 };
 
 /** Used when the preference is empty or names a theme that does not exist. */
-export const DefaultLightEditorTheme = 'chrome';
-export const DefaultDarkEditorTheme = 'twilight';
+const DefaultLightEditorTheme = 'chrome';
+const DefaultDarkEditorTheme = 'twilight';
 
 /** The themes the editor offers, light ones first. */
 export const EditorThemes: readonly EditorTheme[] = [

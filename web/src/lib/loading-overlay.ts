@@ -1,4 +1,4 @@
-export const LoadingOverlayId = 'loading';
+const LoadingOverlayId = 'loading';
 const FadeDuration = 200;
 
 /** Fades the start-up overlay from index.html out and removes it 200 ms later. */

@@ -3,7 +3,7 @@ import { i18next } from '../i18n/i18n';
 import { appSettings } from '../stores/app-settings-store';
 import { isCancelled } from '../api/api-error';
 
-export const SuccessToastDuration = 4000;
+const SuccessToastDuration = 4000;
 
 async function loadToast() {
   const [{ toast }] = await Promise.all([import('sonner'), whenToasterReady()]);

@@ -2,7 +2,7 @@ import type { StartupSettings } from '@burrow/protocol';
 import { StartupElementId } from '@burrow/protocol/startup';
 
 /** Values used when the page was not rendered by the server (tests, a static preview). */
-export const defaultStartupSettings: StartupSettings = {
+const defaultStartupSettings: StartupSettings = {
   Name: '',
   DisableExternal: false,
   DisableUsedPercentage: false,
@@ -43,7 +43,7 @@ export function readStartupSettings(doc: Document = document): StartupSettings {
   }
 }
 
-export const DefaultDisplayName = 'Burrow';
+const DefaultDisplayName = 'Burrow';
 
 export function displayName(settings: Pick<StartupSettings, 'Name'>): string {
   return settings.Name.trim() || DefaultDisplayName;

@@ -1,10 +1,10 @@
-export type ThemeChoice = 'light' | 'dark' | '';
+type ThemeChoice = 'light' | 'dark' | '';
 export type AppliedTheme = 'light' | 'dark';
 
 const darkQuery = '(prefers-color-scheme: dark)';
 let stopFollowingSystem: (() => void) | undefined;
 
-export function normaliseTheme(value: string | undefined): ThemeChoice {
+function normaliseTheme(value: string | undefined): ThemeChoice {
   return value === 'light' || value === 'dark' ? value : '';
 }
 

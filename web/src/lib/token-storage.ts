@@ -1,7 +1,7 @@
 import { AuthCookie } from '@burrow/protocol/paths';
 
 /** Where filebrowser's front end keeps the token; kept for compatibility with existing sessions. */
-export const TokenStorageKey = 'jwt';
+const TokenStorageKey = 'jwt';
 
 function cookiePath(baseURL: string): string {
   return baseURL || '/';

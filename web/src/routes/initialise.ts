@@ -20,7 +20,7 @@ const CaptchaPollInterval = 100;
 const CaptchaWaitLimit = 15_000;
 
 /** Resolves once the captcha script has defined `grecaptcha`, polling every 100 ms. */
-export function waitForCaptcha(limit = CaptchaWaitLimit): Promise<boolean> {
+function waitForCaptcha(limit = CaptchaWaitLimit): Promise<boolean> {
   return new Promise((resolve) => {
     const started = Date.now();
     const poll = () => {
@@ -42,7 +42,7 @@ async function authenticate(): Promise<void> {
     } catch (error) {
       // Only a refusal ends the stored session; a request cut short (a reload during start-up,
       // a server briefly away) must not log the user out of every later page load.
-      if (isApiError(error) && error.status === 401) clearStoredToken(settings.BaseURL);
+      if (isApiError(error) && error.code === 'unauthorized') clearStoredToken(settings.BaseURL);
       console.warn('the stored session could not be renewed', error);
     }
   } else {

@@ -40,9 +40,9 @@ export const routes: RouteObject[] = [
             errorElement: <RouteErrorBoundary />,
             children: [
           { path: 'share/*', lazy: async () => ({ Component: (await withTranslations(import('./share/share-screen'), 'share')).ShareScreen }) },
-          { path: '403', element: <ErrorRoute status={403} /> },
-          { path: '404', element: <ErrorRoute status={404} /> },
-          { path: '500', element: <ErrorRoute status={500} /> },
+          { path: '403', element: <ErrorRoute code="forbidden" /> },
+          { path: '404', element: <ErrorRoute code="not_found" /> },
+          { path: '500', element: <ErrorRoute code="internal" /> },
           {
             element: <RequireAuth />,
             children: [

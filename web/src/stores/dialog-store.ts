@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { DialogName, DialogPropsOf } from '../dialogs/dialog-registry';
+import type { DialogName, DialogPropsOf } from '../dialogs/dialog-types';
 
 export type DialogEntry = { [K in DialogName]: { id: number; name: K; props: DialogPropsOf<K> } }[DialogName];
 
@@ -31,6 +31,3 @@ export function openDialog<K extends DialogName>(name: K, props: DialogPropsOf<K
   return useDialogs.getState().openDialog(name, props);
 }
 
-export function closeDialog(id?: number): void {
-  useDialogs.getState().closeDialog(id);
-}

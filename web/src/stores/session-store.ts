@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { TokenUser } from '@burrow/protocol';
+import { isApiError } from '../api/api-error';
 import { renew, revokeToken } from '../api/auth';
 import { oidcLogout } from '../api/oidc';
 import { keepEndSessionUrl } from '../lib/sso-logout';
@@ -71,7 +72,7 @@ export function renewSession(): Promise<void> {
       if (useSession.getState().token === token) setSessionToken(fresh);
     })
     .catch((error: unknown) => {
-      if (useSession.getState().token === token && (error as { status?: number }).status === 401) void logout();
+      if (useSession.getState().token === token && isApiError(error) && error.code === 'unauthorized') void logout();
     })
     .finally(() => {
       pendingRenewal = undefined;

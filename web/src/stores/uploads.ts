@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import { ApiPaths } from '@burrow/protocol/paths';
 import { apiUrl } from '../api/http-client';
 import { createResource } from '../api/resources';
-import type { ReplaceChoice } from '../dialogs/choice-dialog';
+import type { ReplaceChoice } from '../dialogs/dialog-types';
 import { showError } from '../lib/notify';
 import { encodePath } from '../lib/paths';
 import { findConflicts } from '../lib/upload/upload-conflicts';
@@ -18,9 +18,9 @@ import { openDialog } from './dialog-store';
 import { preselect } from './selection-store';
 import { useSession } from './session-store';
 
-export type UploadFileStatus = 'pending' | 'active' | 'done' | 'failed';
+type UploadFileStatus = 'pending' | 'active' | 'done' | 'failed';
 
-export type UploadFileState = { id: number; path: string; name: string; size: number; sent: number; status: UploadFileStatus };
+type UploadFileState = { id: number; path: string; name: string; size: number; sent: number; status: UploadFileStatus };
 
 type UploadsState = {
   files: UploadFileState[];
@@ -48,7 +48,7 @@ export const useUploads = create<UploadsState>(() => ({
   isFinished: false,
 }));
 
-export const ProgressRefreshMs = 1000;
+const ProgressRefreshMs = 1000;
 const FinishedShownMs = 3000;
 
 // What changes many times a second lives here and reaches the store once a second.

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { ApiTokenCreateRequest, ApiTokensPath } from '@burrow/protocol';
-import type { Services } from '../../app.js';
 import { sendStatus } from '../../plugins/error-handler.js';
-import { createApiTokensService } from './api-tokens.service.js';
+import type { ApiTokensService } from './api-tokens.service.js';
 import { sessionOnly } from './session-only.js';
 
 const IdParams = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,32}$' }) });
@@ -11,12 +10,12 @@ const IdParams = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,32}$
 /**
  * Personal API tokens: `/api/tokens` lists (GET) and creates (POST) the caller's tokens,
  * `/api/tokens/{id}` revokes one (DELETE); all from a session only. The auth service checks
- * presented tokens through this module, and a deleted user's tokens are deleted with them.
+ * presented tokens through its service, and a deleted user's tokens are deleted with them (both
+ * wired in the composition root).
  */
-export const apiTokensModule: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
-  const tokens = createApiTokensService({ db: services.db, users: services.usersRepository });
-  services.auth.useApiTokens((token) => tokens.authenticate(token));
-  services.users.onUserDeleted((user) => tokens.forget(user.id));
+export type ApiTokensDeps = { apiTokens: ApiTokensService };
+
+export const apiTokensModule: FastifyPluginAsync<ApiTokensDeps> = async (app, { apiTokens: tokens }) => {
   const guard = sessionOnly(app);
 
   app.get(ApiTokensPath, { preHandler: guard }, async (request) => tokens.list(request.auth!.user));

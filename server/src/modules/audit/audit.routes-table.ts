@@ -1,8 +1,12 @@
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiPaths, Headers, type AuditAction } from '@burrow/protocol';
-import type { Services } from '../../app.js';
-import { decodedPathAfter, queryParam, splitHashAndPath } from '../shares/request-path.js';
+import type { SettingsService } from '../settings/settings.service.js';
+import type { UsersRepository } from '../users/users.repository.js';
+import type { SharesRepository } from '../shares/shares.repository.js';
+import { queryValue } from '../../http/query.js';
+import { pathAfter } from '../../http/request-path.js';
+import { splitHashAndPath } from '../shares/request-path.js';
 import { decodePathComponent } from '../../storage/virtual-path.js';
 
 /**
@@ -13,6 +17,13 @@ import { decodePathComponent } from '../../storage/virtual-path.js';
  *
  * Extension point: a new module's recordable routes are one more entry here.
  */
+/** What the rules look up: links, users and the settings. */
+export type AuditLookups = {
+  shareRepository: Pick<SharesRepository, 'findByHash'>;
+  usersRepository: Pick<UsersRepository, 'findById' | 'findByUsername'>;
+  settings: Pick<SettingsService, 'get'>;
+};
+
 export type RouteRule = {
   action: AuditAction | ((request: FastifyRequest) => AuditAction);
   failuresOnly?: boolean;
@@ -24,11 +35,11 @@ export type RouteRule = {
   anonymous?: boolean;
   /** Recorded only when this holds (for example a password was sent). */
   when?: (request: FastifyRequest) => boolean;
-  before?: (services: Services, request: FastifyRequest) => Promise<unknown>;
+  before?: (services: AuditLookups, request: FastifyRequest) => Promise<unknown>;
   describe?: (context: RuleContext) => { path?: string; destination?: string; details?: Record<string, unknown>; actor?: { id: number | null; username: string } };
 };
 
-export type RuleContext = { request: FastifyRequest; reply: FastifyReply; before: unknown; services: Services; ok: boolean };
+type RuleContext = { request: FastifyRequest; reply: FastifyReply; before: unknown; services: AuditLookups; ok: boolean };
 
 /** A JSON body that may have been read as text (the login and share routes take any body as text). */
 function jsonBody(request: FastifyRequest): Record<string, unknown> {
@@ -46,11 +57,11 @@ function jsonBody(request: FastifyRequest): Record<string, unknown> {
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value.slice(0, 255) : undefined);
 
 /** The link a public URL names, with its target as its owner sees it, or undefined. */
-async function shareOf(services: Services, request: FastifyRequest, prefix: string) {
-  const { hash, subPath } = splitHashAndPath(decodedPathAfter(request, prefix));
+async function shareOf(services: AuditLookups, request: FastifyRequest, prefix: string) {
+  const { hash, subPath } = splitHashAndPath(pathAfter(request.url, prefix));
   if (!hash || hash.length > 64) return undefined;
-  const share = await services.db.selectFrom('shares').select(['path', 'user_id']).where('hash', '=', hash).executeTakeFirst();
-  return share ? { path: share.path, owner: share.user_id, subPath } : undefined;
+  const share = await services.shareRepository.findByHash(hash);
+  return share ? { path: share.path, owner: share.userId, subPath } : undefined;
 }
 
 /** The owner-scope path of an item reached through a link (its sub-path joined on). */
@@ -59,7 +70,7 @@ function sharedPath(share: { path: string; subPath: string } | undefined): strin
   return share.subPath === '/' ? share.path : path.posix.join(share.path, share.subPath);
 }
 
-async function userName(services: Services, request: FastifyRequest): Promise<{ id: number; username: string } | undefined> {
+async function userName(services: AuditLookups, request: FastifyRequest): Promise<{ id: number; username: string } | undefined> {
   const id = Number((request.params as { id?: string } | undefined)?.id);
   if (!Number.isSafeInteger(id)) return undefined;
   const user = await services.usersRepository.findById(id);
@@ -67,11 +78,11 @@ async function userName(services: Services, request: FastifyRequest): Promise<{ 
 }
 
 /** The settings as stored before a change, one JSON text per key. */
-function settingsSnapshot(services: Services): Record<string, string> {
+function settingsSnapshot(services: AuditLookups): Record<string, string> {
   return Object.fromEntries(Object.entries(services.settings.get()).map(([key, value]) => [key, JSON.stringify(value)]));
 }
 
-const resourcePath = (request: FastifyRequest) => decodedPathAfter(request, ApiPaths.resources) || '/';
+const resourcePath = (request: FastifyRequest) => pathAfter(request.url, ApiPaths.resources);
 
 /** What a failed files-API write was trying to do. */
 function resourceAction(request: FastifyRequest): AuditAction {
@@ -83,9 +94,9 @@ function resourceAction(request: FastifyRequest): AuditAction {
     case 'DELETE':
       return 'file.delete';
     default: {
-      const action = queryParam(request, 'action');
+      const action = queryValue(request, 'action');
       if (action === 'copy') return 'file.copy';
-      const destination = decodePathComponent(queryParam(request, 'destination') ?? '');
+      const destination = decodePathComponent(queryValue(request, 'destination') ?? '');
       return path.posix.dirname(destination) === path.posix.dirname(resourcePath(request).replace(/\/+$/, '')) ? 'file.rename' : 'file.move';
     }
   }
@@ -97,7 +108,7 @@ const resourceRule: RouteRule = {
   skipAnonymousRefusals: true,
   describe: ({ request }) => ({
     path: resourcePath(request),
-    destination: request.method === 'PATCH' ? decodePathComponent(queryParam(request, 'destination') ?? '') : undefined,
+    destination: request.method === 'PATCH' ? decodePathComponent(queryValue(request, 'destination') ?? '') : undefined,
   }),
 };
 
@@ -105,7 +116,7 @@ const tusRule: RouteRule = {
   action: 'file.upload',
   failuresOnly: true,
   skipAnonymousRefusals: true,
-  describe: ({ request }) => ({ path: decodedPathAfter(request, ApiPaths.tus) || '/', details: { via: 'tus' } }),
+  describe: ({ request }) => ({ path: pathAfter(request.url, ApiPaths.tus), details: { via: 'tus' } }),
 };
 
 const DAV_ACTIONS: Record<string, AuditAction> = { PUT: 'file.upload', MKCOL: 'file.mkdir', DELETE: 'file.delete', MOVE: 'file.move', COPY: 'file.copy' };
@@ -115,7 +126,7 @@ const davRule: RouteRule = {
   when: (request) => request.method in DAV_ACTIONS,
   failuresOnly: true,
   skipAnonymousRefusals: true,
-  describe: ({ request }) => ({ path: decodedPathAfter(request, '/dav') || '/', details: { via: 'webdav' } }),
+  describe: ({ request }) => ({ path: pathAfter(request.url, '/dav'), details: { via: 'webdav' } }),
 };
 
 const shareCreate: RouteRule = {
@@ -124,7 +135,7 @@ const shareCreate: RouteRule = {
     const body = jsonBody(request);
     const expires = text(body.expires);
     return {
-      path: decodedPathAfter(request, ApiPaths.share) || '/',
+      path: pathAfter(request.url, ApiPaths.share),
       details: { protected: typeof body.password === 'string' && body.password !== '', ...(expires && expires !== '0' ? { expires: `${expires}${text(body.unit) ?? ''}` } : {}) },
     };
   },

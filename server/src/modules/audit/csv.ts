@@ -3,7 +3,7 @@
  * formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading `'`, so
  * a file name or user name chosen by someone else cannot run as one when the export is opened.
  */
-export function csvCell(value: unknown): string {
+function csvCell(value: unknown): string {
   let text = value === null || value === undefined ? '' : typeof value === 'string' ? value : String(value);
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return `"${text.replace(/"/g, '""')}"`;

@@ -168,4 +168,3 @@ export function createAttemptLimiter(options: AttemptLimiterOptions) {
     },
   };
 }
-export type AttemptLimiter = ReturnType<typeof createAttemptLimiter>;

@@ -2,7 +2,7 @@
  * Passwords too common to accept, compared case-insensitively. A short list of the most used
  * ones: long enough to stop the obvious, short enough to ship inside the server.
  */
-export const CommonPasswords = new Set(
+const CommonPasswords = new Set(
   `123456 123456789 12345678 password qwerty123 qwerty1 111111 12345 secret 123123 1234567890 1234567
 000000 qwerty abc123 password1 iloveyou 11111111 dragon monkey 123321 654321 666666 121212 7777777
 1q2w3e4r 1qaz2wsx qwertyuiop 987654321 123qwe zxcvbnm 1q2w3e 112233 sunshine princess football

@@ -3,9 +3,9 @@ import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { TokenPayload, TokenUser } from '@burrow/protocol';
 import type { UserRecord } from '../users/users.model.js';
 
-export const TOKEN_ISSUER = 'Burrow';
+const TOKEN_ISSUER = 'Burrow';
 
-export function toTokenUser(user: UserRecord): TokenUser {
+function toTokenUser(user: UserRecord): TokenUser {
   return {
     id: user.id,
     locale: user.locale,

@@ -14,6 +14,7 @@ export class CommandRefusal extends Error {
  * these could start a second command, expand something or redirect output: such lines are
  * refused. Quotes go too, since they decide what the other characters mean.
  */
+// eslint-disable-next-line no-control-regex -- control characters are refused on purpose
 const SHELL_METACHARACTERS = /[;&|$`<>(){}[\]*?!~\\'"#^\x00-\x08\x0a-\x1f\x7f]/;
 
 /**

@@ -149,7 +149,7 @@ const SAMPLE_BYTES = 4096;
  * archive's time on. Such files are stored. A histogram costs microseconds, unlike a trial
  * compression.
  */
-export function looksIncompressible(head: Buffer): boolean {
+function looksIncompressible(head: Buffer): boolean {
   // The end of the first read, past the headers that open most media files.
   const sample = head.subarray(Math.max(0, head.length - SAMPLE_BYTES));
   const length = sample.length;

@@ -43,7 +43,7 @@ export type Bzip2Encoder = 'system' | 'node';
 let systemAvailable: boolean | undefined;
 
 /** The encoder to use: the system tool when it runs (probed once), else the binding. */
-export function defaultBzip2Encoder(): Bzip2Encoder {
+function defaultBzip2Encoder(): Bzip2Encoder {
   if (systemAvailable === undefined) {
     try {
       execFileSync('bzip2', ['--help'], { stdio: 'ignore', timeout: 5000 });

@@ -10,7 +10,7 @@ import { createBzip2Stream } from './bzip2-stream.js';
  * one file. Memory stays at about two blocks whatever the input size, and the
  * compression itself runs off the event loop.
  */
-export class BlockCompressor extends Transform {
+class BlockCompressor extends Transform {
   private chunks: Buffer[] = [];
   private buffered = 0;
 
@@ -48,7 +48,7 @@ export class BlockCompressor extends Transform {
 }
 
 /** Snappy framing format (the `.sz` files of the snappy tools), written incrementally. */
-export class SnappyFramedStream extends Transform {
+class SnappyFramedStream extends Transform {
   constructor(private readonly compressor: SnappyCompressor) {
     super();
   }

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiPaths } from '@burrow/protocol';
 import type { DownloadsService } from './downloads.service.js';
-import { parseFilesParam, queryValue, requestVirtualPath } from './request-input.js';
+import { queryValue } from '../../http/query.js';
+import { pathAfter } from '../../http/request-path.js';
+import { sendFile } from '../../http/send-file.js';
+import { parseFilesParam } from './request-input.js';
 import { sendArchive } from './send-archive.js';
-import { sendFile } from './send-file.js';
-
-type RawQuery = { inline?: unknown; files?: unknown; algo?: unknown };
 
 /**
  * `GET /api/raw/*`: a file as is, or a folder (or a `files=` selection in it) as an archive.
@@ -15,12 +15,11 @@ export const rawRoutes: FastifyPluginAsync<{ downloads: DownloadsService }> = as
   async function handler(request: FastifyRequest, reply: FastifyReply) {
     const user = request.auth!.user;
     if (!user.perm.download) return reply.code(202).send();
-    const query = request.query as RawQuery;
-    const { scope, resolved } = await downloads.resolveExisting(user, requestVirtualPath(request.url, ApiPaths.raw));
+    const { scope, resolved } = await downloads.resolveExisting(user, pathAfter(request.url, ApiPaths.raw));
     if (resolved.stat.isDirectory()) {
-      return sendArchive(reply, scope, resolved.virtual, parseFilesParam(queryValue(query.files)), queryValue(query.algo));
+      return sendArchive(reply, scope, resolved.virtual, parseFilesParam(queryValue(request, 'files')), queryValue(request, 'algo'));
     }
-    return sendFile(request, reply, resolved, { inline: queryValue(query.inline) === 'true' });
+    return sendFile(request, reply, resolved, { inline: queryValue(request, 'inline') === 'true' });
   }
 
   for (const url of [ApiPaths.raw, `${ApiPaths.raw}/*`]) {

@@ -1,23 +1,5 @@
 import { ArchiveFormats, type ArchiveFormat } from '@burrow/protocol';
 import { badRequest } from '../../errors.js';
-import { decodePathComponent } from '../../storage/virtual-path.js';
-
-/**
- * The virtual path of a request under a route prefix (`/api/raw/a%20b` → `/a b`). Read from the
- * URL itself so an encoded `%2F` or `%25` stays what the client meant; malformed escapes are 400.
- */
-export function requestVirtualPath(url: string, prefix: string): string {
-  const queryAt = url.indexOf('?');
-  const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
-  const rest = pathname.startsWith(prefix) ? pathname.slice(prefix.length) : pathname;
-  return decodePathComponent(rest || '/');
-}
-
-/** A query value that may have been repeated: the first one counts. */
-export function queryValue(value: unknown): string | undefined {
-  if (Array.isArray(value)) return typeof value[0] === 'string' ? value[0] : undefined;
-  return typeof value === 'string' ? value : undefined;
-}
 
 /**
  * Parses `files=`: a comma-separated list whose elements were percent-encoded once more by the

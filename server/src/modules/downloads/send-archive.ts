@@ -4,8 +4,8 @@ import { ArchiveFormats, type ArchiveFormat } from '@burrow/protocol';
 import type { Scope } from '../../storage/scoped-fs.js';
 import { planArchive } from './archive-entries.js';
 import { createArchiveStream } from './archive-stream.js';
-import { contentDisposition } from './content-disposition.js';
-import { RAW_CSP } from './inline-policy.js';
+import { contentDisposition } from '../../http/content-disposition.js';
+import { RAW_CSP } from '../../http/inline-policy.js';
 import { parseArchiveFormat } from './request-input.js';
 
 const ARCHIVE_TYPES: Record<ArchiveFormat, string> = {

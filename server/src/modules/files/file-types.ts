@@ -116,7 +116,7 @@ export function needsSniff(name: string, file: FileShape): boolean {
 
 const SUBTITLE_EXTENSIONS = ['.vtt', '.srt', '.ass', '.ssa'];
 
-export function isSubtitleName(name: string): boolean {
+function isSubtitleName(name: string): boolean {
   const lower = name.toLowerCase();
   return SUBTITLE_EXTENSIONS.some((extension) => lower.endsWith(extension));
 }

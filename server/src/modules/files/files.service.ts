@@ -3,10 +3,8 @@ import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ChecksumAlgorithms, type ChecksumAlgorithm, type RecursiveItem, type Resource } from '@burrow/protocol';
-import type { Services } from '../../app.js';
 import type { UserRecord } from '../users/users.model.js';
 import { badRequest, internal, notFound } from '../../errors.js';
-import { createHooks, type Hooks } from './hooks.js';
 import type { Actor, FilesDeps } from './files.deps.js';
 import { describeFile, listFolderJson, listRecursive } from './listing.js';
 import { createFolder, createResource, saveResource, type WriteBody, type WriteResult } from './write.js';
@@ -53,12 +51,11 @@ async function hashFile(real: string, algorithm: ChecksumAlgorithm): Promise<str
 export type FilesService = ReturnType<typeof createFilesService>;
 
 /** The resources use-cases: each takes the acting user and a decoded virtual path. */
-export function createFilesService(services: Pick<Services, 'config' | 'db' | 'scopes' | 'fileEvents' | 'settings'>, options: { hooks?: Hooks } = {}) {
-  const deps: FilesDeps = { ...services, hooks: options.hooks ?? createHooks(services) };
+export function createFilesService(deps: FilesDeps) {
 
   /** The user's scope; its gate refuses denied paths, hidden dotfiles among them, for every operation. */
   async function actorOf(user: UserRecord): Promise<Actor> {
-    return { user, scope: await services.scopes.forUser(user) };
+    return { user, scope: await deps.scopes.forUser(user) };
   }
 
   return {

@@ -14,7 +14,7 @@ import { sortOrder } from './sorting.js';
  * are typed from the extension and size alone, as upstream with `typeDetectionByHeader` off: an
  * unknown small file is `text`, a known binary type is `blob`. Single-file requests always read.
  */
-export const LISTING_SNIFF_BUDGET = 1000;
+const LISTING_SNIFF_BUDGET = 1000;
 const SNIFF_CONCURRENCY = 16;
 
 /** A folder's entries, typed and ordered, ready to be presented as objects or as JSON text. */
@@ -146,6 +146,7 @@ export function listingResource(listing: FolderListing): Resource {
 /** Characters that make a name's JSON form differ from the name between quotes. */
 /** Anything but printable ASCII that JSON carries as it is (so not `"` or `\`). */
 const NOT_PLAIN = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
+// eslint-disable-next-line no-control-regex -- tests for ASCII, control characters included
 const NOT_ASCII = /[^\x00-\x7f]/;
 /** Types in a fixed order, so (mode, flags, type) can be one number. */
 const TYPE_CODES: readonly ResourceType[] = ['', 'blob', 'text', 'textImmutable', 'video', 'audio', 'image', 'pdf', 'invalid_link'];

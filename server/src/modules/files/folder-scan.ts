@@ -27,7 +27,7 @@ const isMissing = (error: unknown) => {
 };
 
 /** `folderReal` + `/` + name, for a folder that may be `/` itself. */
-export function entryPrefix(folderReal: string): string {
+function entryPrefix(folderReal: string): string {
   return folderReal.endsWith('/') ? folderReal : folderReal + '/';
 }
 

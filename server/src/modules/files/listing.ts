@@ -8,7 +8,7 @@ import { detectType, subtitlesOf } from './file-types.js';
 import { IS_DIR, IS_SYMLINK, realOf, scanFolder } from './folder-scan.js';
 import { listingJson, listingResource, readFolderListing, type FolderListing } from './folder-listing.js';
 
-export { LISTING_SNIFF_BUDGET } from './folder-listing.js';
+;
 
 /** The fields of a resource itself (the folder or file requested). */
 function resourceFields(resolved: ResolvedPath, stat: AnyStats, type: ResourceType, echoSlash: boolean): Resource {
@@ -101,13 +101,6 @@ export async function describeFile(scope: Scope, resolved: ResolvedPath, options
     if (found.length > 0) resource.subtitles = found;
   }
   return resource;
-}
-
-/** A folder listing or a single file, whichever `resolved` is. */
-export async function describeResource(scope: Scope, resolved: ResolvedPath, options: DescribeOptions & { sorting: Sorting }): Promise<Resource> {
-  if (!resolved.stat) throw notFound();
-  if (resolved.stat.isDirectory()) return listFolder(scope, resolved, options.sorting);
-  return describeFile(scope, resolved, options);
 }
 
 /**

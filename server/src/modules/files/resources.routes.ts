@@ -1,25 +1,13 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiPaths, Headers } from '@burrow/protocol';
-import type { Services } from '../../app.js';
+import type { Config } from '../../config.js';
 import { sendStatus } from '../../plugins/error-handler.js';
 import { badRequest } from '../../errors.js';
 import { decodePathComponent } from '../../storage/virtual-path.js';
-import { createFilesService, type FilesService } from './files.service.js';
-import { createHooks } from './hooks.js';
+import { queryValue } from '../../http/query.js';
+import { pathAfter } from '../../http/request-path.js';
+import type { FilesService } from './files.service.js';
 import { streamedBody } from './request-body.js';
-
-/** The decoded virtual path after `prefix` in the request URL (`/` when nothing follows). */
-function pathAfter(request: FastifyRequest, prefix: string): string {
-  const url = request.url;
-  const queryStart = url.indexOf('?');
-  const pathname = queryStart < 0 ? url : url.slice(0, queryStart);
-  return decodePathComponent(pathname.slice(prefix.length) || '/');
-}
-
-function queryValue(request: FastifyRequest, name: string): string | undefined {
-  const value = (request.query as Record<string, string | string[] | undefined>)[name];
-  return Array.isArray(value) ? value[0] : value;
-}
 
 const isTrue = (value: string | undefined) => value === 'true';
 
@@ -40,11 +28,13 @@ function disconnectSignal(reply: FastifyReply): AbortSignal {
  * `/api/resources/recursive…` and `/api/resources…`: listings, file details, create, save,
  * delete, copy and move. Handlers only translate HTTP to service calls and back.
  */
-export const resourcesRoutes: FastifyPluginAsync<{ services: Services; files?: FilesService }> = async (app, options) => {
-  const files = options.files ?? createFilesService(options.services, { hooks: createHooks(options.services, { log: app.log }) });
+export type ResourcesDeps = { files: FilesService; config: Pick<Config, 'maxUploadSize'> };
+
+export const resourcesRoutes: FastifyPluginAsync<ResourcesDeps> = async (app, options) => {
+  const files = options.files;
   const resources = ApiPaths.resources;
   const recursive = ApiPaths.resourcesRecursive;
-  const maxBodyBytes = options.services.config.maxUploadSize;
+  const maxBodyBytes = options.config.maxUploadSize;
 
   // Bodies are file contents of any size: they are streamed to disk by the service, so fastify
   // must neither parse nor buffer them (and no body limit applies).
@@ -54,14 +44,14 @@ export const resourcesRoutes: FastifyPluginAsync<{ services: Services; files?: F
   const guard = { preHandler: app.requireUser };
 
   const getRecursive = async (request: FastifyRequest, reply: FastifyReply) => {
-    const items = await files.recursive(request.auth!.user, pathAfter(request, recursive), disconnectSignal(reply));
+    const items = await files.recursive(request.auth!.user, pathAfter(request.url, recursive), disconnectSignal(reply));
     return reply.send(items);
   };
   app.get(recursive, guard, getRecursive);
   app.get(`${recursive}/*`, guard, getRecursive);
 
   const getResource = async (request: FastifyRequest, reply: FastifyReply) => {
-    const result = await files.get(request.auth!.user, pathAfter(request, resources), {
+    const result = await files.get(request.auth!.user, pathAfter(request.url, resources), {
       checksum: queryValue(request, 'checksum') || undefined,
       rawText: request.headers[Headers.encoding] === 'true',
     });
@@ -76,7 +66,7 @@ export const resourcesRoutes: FastifyPluginAsync<{ services: Services; files?: F
   app.get(`${resources}/*`, guard, getResource);
 
   const postResource = async (request: FastifyRequest, reply: FastifyReply) => {
-    const result = await files.create(request.auth!.user, pathAfter(request, resources), {
+    const result = await files.create(request.auth!.user, pathAfter(request.url, resources), {
       override: isTrue(queryValue(request, 'override')),
       body: streamedBody(request, reply, maxBodyBytes),
     });
@@ -87,7 +77,7 @@ export const resourcesRoutes: FastifyPluginAsync<{ services: Services; files?: F
   app.post(`${resources}/*`, guard, postResource);
 
   const putResource = async (request: FastifyRequest, reply: FastifyReply) => {
-    const result = await files.save(request.auth!.user, pathAfter(request, resources), streamedBody(request, reply, maxBodyBytes));
+    const result = await files.save(request.auth!.user, pathAfter(request.url, resources), streamedBody(request, reply, maxBodyBytes));
     if (result.etag) reply.header('etag', result.etag);
     return sendStatus(reply, 200);
   };
@@ -95,7 +85,7 @@ export const resourcesRoutes: FastifyPluginAsync<{ services: Services; files?: F
   app.put(`${resources}/*`, guard, putResource);
 
   const deleteResource = async (request: FastifyRequest, reply: FastifyReply) => {
-    await files.remove(request.auth!.user, pathAfter(request, resources));
+    await files.remove(request.auth!.user, pathAfter(request.url, resources));
     return sendStatus(reply, 204);
   };
   app.delete(resources, guard, deleteResource);
@@ -105,7 +95,7 @@ export const resourcesRoutes: FastifyPluginAsync<{ services: Services; files?: F
     const destination = queryValue(request, 'destination');
     // The front end encodes the destination twice; the query parser undid one layer.
     if (destination === undefined) throw badRequest('missing destination');
-    await files.patch(request.auth!.user, pathAfter(request, resources), {
+    await files.patch(request.auth!.user, pathAfter(request.url, resources), {
       action: queryValue(request, 'action') ?? '',
       destination: decodePathComponent(destination),
       override: isTrue(queryValue(request, 'override')),

@@ -30,7 +30,7 @@ async function ensureSpace(folder: string, fallback: string, length: number | un
 }
 
 /** Folders that `ensureParent` is about to create for `virtual`, outermost first. */
-export async function missingParents(scope: Scope, virtual: string): Promise<Array<{ real: string; virtual: string }>> {
+async function missingParents(scope: Scope, virtual: string): Promise<Array<{ real: string; virtual: string }>> {
   const missing: Array<{ real: string; virtual: string }> = [];
   for (let folder = parentOf(virtual); folder !== '/'; folder = parentOf(folder)) {
     const resolved = await scope.resolveClean(folder, false, 'delete');

@@ -129,7 +129,7 @@ export function isBoltFile(file: string): boolean {
  * transaction id. The second meta page sits one page in; when the first is damaged its page size
  * is unknown, so each plausible size is tried.
  */
-export function chooseMeta(file: Buffer): BoltMeta {
+function chooseMeta(file: Buffer): BoltMeta {
   const first = readMeta(file, 0, 0);
   const candidates: BoltMeta[] = [];
   if (first.ok && plausiblePageSize(first.meta.pageSize)) candidates.push(first.meta);

@@ -7,13 +7,13 @@ import { envName, parseDuration } from '../../config.js';
 import type { Fields, FilebrowserData } from './filebrowser-source.js';
 
 /** A user to import, with the id it had in filebrowser. */
-export type ImportedUser = { id: number; record: NewUserRecord };
+type ImportedUser = { id: number; record: NewUserRecord };
 
 /** A share link to import; `userId` is the owner's filebrowser id. */
-export type ImportedShare = { hash: string; path: string; userId: number; expire: number; passwordHash: string; token: string };
+type ImportedShare = { hash: string; path: string; userId: number; expire: number; passwordHash: string; token: string };
 
 /** One server setting filebrowser kept in its database and Burrow takes from flags or environment. */
-export type ServerSetting = { key: string; flag?: string; value: string; from: string };
+type ServerSetting = { key: string; flag?: string; value: string; from: string };
 
 export type ImportPlan = {
   users: ImportedUser[];
@@ -41,7 +41,7 @@ function wholeNumber(value: unknown): number | undefined {
 }
 
 /** A filebrowser scope (relative to its root, `.` for the root itself) as a Burrow scope. */
-export function mapScope(scope: string): string {
+function mapScope(scope: string): string {
   return path.posix.normalize(path.posix.join('/', scope.replace(/\\/g, '/'))).replace(/\/+$/, '') || '/';
 }
 
@@ -122,6 +122,7 @@ function mapUser(user: Fields, defaults: Settings['defaults'], plan: ImportPlan)
   const username = str(user.username);
   const id = wholeNumber(user.id);
   const owner = `user ${JSON.stringify(username)}`;
+  // eslint-disable-next-line no-control-regex -- control characters are refused in names
   if (!username.trim() || username.length > 255 || /[\u0000-\u001f\u007f/\\]/.test(username) || username !== username.trim()) {
     plan.problems.push(`${owner}: the name cannot be a Burrow username (empty, too long, surrounding spaces, slashes or control characters)`);
     return undefined;

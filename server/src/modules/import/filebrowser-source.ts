@@ -16,7 +16,7 @@ export type FilebrowserData = {
   links: Fields[];
 };
 
-export class ImportSourceError extends Error {
+class ImportSourceError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ImportSourceError';
@@ -28,7 +28,7 @@ export class ImportSourceError extends Error {
  * YAML exports with the Go field names lower-cased (`createuserdir`, `hidedotfiles`): folding both
  * lets one mapping read either.
  */
-export function lowerKeys(value: unknown): unknown {
+function lowerKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(lowerKeys);
   if (value && typeof value === 'object' && !Buffer.isBuffer(value) && !(value instanceof Uint8Array)) {
     return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key.toLowerCase(), lowerKeys(inner)]));
@@ -70,7 +70,7 @@ function stormRecords(db: BoltDatabase, name: string): Fields[] {
 }
 
 /** Reads a filebrowser BoltDB database: users, share links, and the `config` bucket. */
-export function readFilebrowserDatabase(file: Buffer): FilebrowserData {
+function readFilebrowserDatabase(file: Buffer): FilebrowserData {
   const db = new BoltDatabase(file);
   const config = db.bucket('config');
   const single = (key: string): Fields | undefined => {
@@ -86,7 +86,7 @@ export function readFilebrowserDatabase(file: Buffer): FilebrowserData {
 }
 
 /** Parses the text of `filebrowser config export` or `filebrowser users export`, JSON or YAML. */
-export function readFilebrowserExport(text: string): FilebrowserData {
+function readFilebrowserExport(text: string): FilebrowserData {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -23,8 +23,6 @@ export type RequestSample = {
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120];
 
-export type Metrics = ReturnType<typeof createMetrics>;
-
 /**
  * The server's Prometheus metrics, in a registry of their own (never prom-client's global one, so
  * that several servers in one process keep separate figures). Process figures (memory, CPU, event

@@ -21,7 +21,7 @@ function firstHeader(value: string | string[] | undefined): string | undefined {
  * The origin browsers reach this server at: the Host header (already checked against
  * allowedHosts), with the scheme and host a trusted proxy forwards.
  */
-export function publicOrigin(request: FastifyRequest, config: Config): string {
+function publicOrigin(request: FastifyRequest, config: Config): string {
   const trusted = isTrustedProxy(request.ip, config.trustedProxies);
   const forwardedProto = trusted ? firstHeader(request.headers['x-forwarded-proto'])?.toLowerCase() : undefined;
   const proto = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : 'http';

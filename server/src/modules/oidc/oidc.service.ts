@@ -1,8 +1,8 @@
 import type * as OidcClient from 'openid-client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OidcError, OidcStartup } from '@burrow/protocol';
-import { OidcPaths } from '@burrow/protocol';
 import type { Db } from '../../storage/db.js';
+import { createOidcIdentitiesRepository } from './oidc-identities.repository.js';
 import type { AuthService, Authenticated } from '../auth/auth.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { UsersRepository } from '../users/users.repository.js';
@@ -50,7 +50,7 @@ export type OidcService = ReturnType<typeof createOidcService>;
 type ClientError = { message?: string; error?: string; error_description?: string; cause?: unknown };
 
 /** A client library error for the log: its message, the provider's error code, the claim or attribute at fault; never a token. */
-export function describeError(error: unknown): string {
+function describeError(error: unknown): string {
   const parts: string[] = [];
   let current = error as ClientError | undefined;
   for (let depth = 0; current && typeof current === 'object' && depth < 3; depth++) {
@@ -66,7 +66,7 @@ export function describeError(error: unknown): string {
 }
 
 /** The user's name from the claims: the configured claim, else `email`, else `sub`. */
-export function usernameFromClaims(claims: Record<string, unknown>, claim: string): string | undefined {
+function usernameFromClaims(claims: Record<string, unknown>, claim: string): string | undefined {
   for (const name of [claim, 'email', 'sub']) {
     const value = claims[name];
     if (typeof value === 'string' && value.trim()) return value.trim();
@@ -75,7 +75,7 @@ export function usernameFromClaims(claims: Record<string, unknown>, claim: strin
 }
 
 /** The user's groups from a claim holding a list of names or a single name. */
-export function groupsFromClaims(claims: Record<string, unknown>, claim: string): string[] {
+function groupsFromClaims(claims: Record<string, unknown>, claim: string): string[] {
   const value = claims[claim];
   if (typeof value === 'string') return [value];
   if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
@@ -91,7 +91,8 @@ export function createOidcService(deps: {
   auth: AuthService;
   log: FastifyBaseLogger;
 }) {
-  const { db, store, users, usersService, auth, log } = deps;
+  const { store, users, usersService, auth, log } = deps;
+  const identities = createOidcIdentitiesRepository(deps.db);
   const pending = createFlowStore<PendingSignIn>({ ttlMs: SIGN_IN_TTL_MS, max: 10_000 });
   const handoffs = createFlowStore<string>({ ttlMs: HANDOFF_TTL_MS, max: 10_000 });
   let discovered: { version: number; at: number; config: Promise<OidcClient.Configuration> } | undefined;
@@ -135,24 +136,18 @@ export function createOidcService(deps: {
   /** The Burrow user of a provider account: found by issuer and subject, else by name (then bound), else created. */
   async function resolveUser(settings: OidcStored, issuer: string, claims: Record<string, unknown>): Promise<UserRecord> {
     const subject = String(claims.sub);
-    const link = await db
-      .selectFrom('oidc_identities')
-      .select('user_id')
-      .where('issuer', '=', issuer)
-      .where('subject', '=', subject)
-      .executeTakeFirst();
-    if (link) {
-      const user = await users.findById(link.user_id);
+    const linked = await identities.userOf(issuer, subject);
+    if (linked !== undefined) {
+      const user = await users.findById(linked);
       if (user) return user;
       // The user was deleted since: the account starts afresh.
-      await db.deleteFrom('oidc_identities').where('issuer', '=', issuer).where('subject', '=', subject).execute();
+      await identities.unbind(issuer, subject);
     }
     const username = usernameFromClaims(claims, settings.usernameClaim);
     if (!username) throw new OidcFailure('no-account', 'the ID token names no user');
     let user = await users.findByUsername(username);
     if (user) {
-      const bound = await db.selectFrom('oidc_identities').select(['issuer', 'subject']).where('user_id', '=', user.id).executeTakeFirst();
-      if (bound) throw new OidcFailure('not-allowed', `user ${username} belongs to another provider account`);
+      if (await identities.isBound(user.id)) throw new OidcFailure('not-allowed', `user ${username} belongs to another provider account`);
     } else {
       if (!settings.autoCreate) throw new OidcFailure('no-account', `no user ${username} and automatic creation is off`);
       try {
@@ -162,7 +157,7 @@ export function createOidcService(deps: {
       }
       log.info({ username }, 'single sign-on created a user');
     }
-    await db.insertInto('oidc_identities').values({ issuer, subject, user_id: user.id, created_at: Date.now() }).execute();
+    await identities.bind(issuer, subject, user.id);
     return user;
   }
 

@@ -1,10 +1,11 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- the browser tests compile this file without the rest of the server
 /// <reference path="./oidc-provider.d.ts" />
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 
 /** The claims of a provider account (its subject is its key in `accounts`, and the login typed at the provider). */
-export type TestAccount = { preferred_username?: string; email?: string; groups?: string[] };
+type TestAccount = { preferred_username?: string; email?: string; groups?: string[] };
 
 export type TestProvider = {
   /** The provider's issuer identifier (`http://127.0.0.1:<port>`). */

@@ -6,7 +6,7 @@ export type PreviewSize = 'thumb' | 'big';
 export type OutputFormat = 'jpeg' | 'png' | 'webp';
 
 /** Images wider or taller than this are refused (413), as upstream. */
-export const MAX_DIMENSION = 10_000;
+const MAX_DIMENSION = 10_000;
 /** Never decode more pixels than a 10,000 × 10,000 image, whatever the header claims. */
 const LIMIT_INPUT_PIXELS = MAX_DIMENSION * MAX_DIMENSION;
 const THUMB_SIZE = 256;

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiPaths } from '@burrow/protocol';
-import { contentDisposition } from '../downloads/content-disposition.js';
-import { evaluatePreconditions } from '../downloads/http-conditional.js';
-import { queryValue, requestVirtualPath } from '../downloads/request-input.js';
-import { sendFile } from '../downloads/send-file.js';
+import { evaluatePreconditions } from '../../http/conditional.js';
+import { contentDisposition } from '../../http/content-disposition.js';
+import { queryValue } from '../../http/query.js';
+import { pathAfter } from '../../http/request-path.js';
+import { sendFile } from '../../http/send-file.js';
 import { sendStatus } from '../../plugins/error-handler.js';
 import type { PreviewResult, PreviewsService } from './previews.service.js';
 
@@ -26,9 +27,9 @@ export const previewRoutes: FastifyPluginAsync<{ previews: PreviewsService }> = 
   async function handler(request: FastifyRequest, reply: FastifyReply) {
     const user = request.auth!.user;
     if (!user.perm.download) return reply.code(202).send();
-    const inline = queryValue((request.query as { inline?: unknown }).inline) === 'true';
+    const inline = queryValue(request, 'inline') === 'true';
     // `/thumb/a/b.jpg`: the first segment is the size, the rest the file.
-    const rest = requestVirtualPath(request.url, ApiPaths.preview).slice(1);
+    const rest = pathAfter(request.url, ApiPaths.preview).slice(1);
     const slash = rest.indexOf('/');
     const size = slash === -1 ? rest : rest.slice(0, slash);
     const decoded = slash === -1 ? '/' : rest.slice(slash);

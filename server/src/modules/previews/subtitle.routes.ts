@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiPaths } from '@burrow/protocol';
-import { contentDisposition } from '../downloads/content-disposition.js';
-import { RAW_CSP } from '../downloads/inline-policy.js';
-import { queryValue, requestVirtualPath } from '../downloads/request-input.js';
+import { contentDisposition } from '../../http/content-disposition.js';
+import { RAW_CSP } from '../../http/inline-policy.js';
+import { queryValue } from '../../http/query.js';
+import { pathAfter } from '../../http/request-path.js';
 import type { SubtitlesService } from './subtitles.service.js';
 
 /** Sends a converted subtitle as WebVTT. Public share links use it too. */
@@ -21,8 +22,8 @@ export const subtitleRoutes: FastifyPluginAsync<{ subtitles: SubtitlesService }>
   async function handler(request: FastifyRequest, reply: FastifyReply) {
     const user = request.auth!.user;
     if (!user.perm.download) return reply.code(202).send();
-    const inline = queryValue((request.query as { inline?: unknown }).inline) === 'true';
-    return sendSubtitle(reply, await subtitles.subtitle(user, requestVirtualPath(request.url, ApiPaths.subtitle)), inline);
+    const inline = queryValue(request, 'inline') === 'true';
+    return sendSubtitle(reply, await subtitles.subtitle(user, pathAfter(request.url, ApiPaths.subtitle)), inline);
   }
   for (const url of [ApiPaths.subtitle, `${ApiPaths.subtitle}/*`]) app.get(url, { preHandler: app.requireUser }, handler);
 };

@@ -8,7 +8,7 @@ import type { UserRecord } from '../users/users.model.js';
 import { decodeSubtitle, SUBTITLE_EXTENSIONS, toWebVtt, type SubtitleExtension } from './subtitles.js';
 
 /** Subtitle files are small; anything larger is not one worth converting in memory. */
-export const MAX_SUBTITLE_BYTES = 10 * 1024 * 1024;
+const MAX_SUBTITLE_BYTES = 10 * 1024 * 1024;
 
 export type SubtitlesService = ReturnType<typeof createSubtitlesService>;
 
@@ -19,6 +19,8 @@ export function createSubtitlesService({ downloads }: { downloads: DownloadsServ
       const { resolved } = await downloads.resolveExisting(user, decoded);
       return subtitleOf(resolved);
     },
+
+    subtitleOf,
   };
 }
 
@@ -26,7 +28,7 @@ export function createSubtitlesService({ downloads }: { downloads: DownloadsServ
  * A subtitle entry already resolved through a scope gate, as WebVTT: `subtitle` resolves in the
  * user's scope, public share links resolve inside the shared folder.
  */
-export async function subtitleOf(resolved: ReadTarget['resolved']): Promise<{ name: string; vtt: string }> {
+async function subtitleOf(resolved: ReadTarget['resolved']): Promise<{ name: string; vtt: string }> {
   const name = baseName(resolved.virtual);
   const extension = path.extname(name).toLowerCase();
   if (!resolved.stat.isFile() || !(SUBTITLE_EXTENSIONS as readonly string[]).includes(extension)) throw badRequest('not a subtitle file');

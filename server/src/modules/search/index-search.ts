@@ -30,13 +30,14 @@ function trigramTerms(query: SearchQuery): string[] | undefined {
     // Shorter terms have no trigram. For a case-sensitive term the lower-cased one is a safe
     // superset only when lower-casing is per character, which holds for ASCII.
     if (Array.from(term).length < 3) return undefined;
+    // eslint-disable-next-line no-control-regex -- tests for ASCII, control characters included
     if (query.caseSensitive && !/^[\x00-\x7f]*$/.test(term)) return undefined;
     usable.push(query.caseSensitive ? term.toLowerCase() : term);
   }
   return usable;
 }
 
-export function rowFilterOf(query: SearchQuery): RowFilter {
+function rowFilterOf(query: SearchQuery): RowFilter {
   return { terms: effectiveTerms(query), caseSensitive: query.caseSensitive, extensions: candidateExtensions(query) };
 }
 

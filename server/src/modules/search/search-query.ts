@@ -1,7 +1,7 @@
 import { MimeTypes, mimeTypeOf } from '../../storage/mime.js';
 
 /** One `type:` condition: a MIME family, or an exact (case-sensitive) extension. */
-export type TypeCondition = { family: 'image' | 'audio' | 'video' } | { extension: string };
+type TypeCondition = { family: 'image' | 'audio' | 'video' } | { extension: string };
 
 export type SearchQuery = {
   caseSensitive: boolean;

@@ -31,7 +31,7 @@ export type RowFilter = {
 export type KeyRange = { low: string; high?: string };
 
 /** The extension as `path.extname` would see it on the last dot, lower-cased; '' when none. */
-export function extensionOf(name: string): string {
+function extensionOf(name: string): string {
   const dot = name.lastIndexOf('.');
   return dot < 0 ? '' : name.slice(dot).toLowerCase();
 }

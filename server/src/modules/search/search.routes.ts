@@ -2,19 +2,12 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiPaths, type SearchResult } from '@burrow/protocol';
 import { currentUser } from '../../plugins/auth.js';
-import { decodePathComponent } from '../../storage/virtual-path.js';
+import { queryValue } from '../../http/query.js';
+import { pathAfter } from '../../http/request-path.js';
 import type { SearchService } from './search.service.js';
 
 /** Upstream writes one blank line when a search has said nothing for this long. */
 const KEEP_ALIVE_MS = 5_000;
-
-/** The decoded virtual path after the route prefix (`/` when nothing follows). */
-function pathAfter(request: FastifyRequest, prefix: string): string {
-  const url = request.url;
-  const queryStart = url.indexOf('?');
-  const pathname = queryStart < 0 ? url : url.slice(0, queryStart);
-  return decodePathComponent(pathname.slice(prefix.length) || '/');
-}
 
 /** Aborts when the client goes away before the response is complete. */
 function disconnectSignal(request: FastifyRequest, reply: FastifyReply): AbortSignal {
@@ -61,9 +54,8 @@ export async function* ndjson(batches: AsyncIterable<SearchResult[]>, signal: Ab
 export const searchRoutes: FastifyPluginAsync<{ search: SearchService }> = async (app, { search }) => {
   const prefix = ApiPaths.search;
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    const query = (request.query as Record<string, string | string[] | undefined>).query;
     const signal = disconnectSignal(request, reply);
-    const results = await search.search(currentUser(request), pathAfter(request, prefix), (Array.isArray(query) ? query[0] : query) ?? '', signal);
+    const results = await search.search(currentUser(request), pathAfter(request.url, prefix), queryValue(request, 'query') ?? '', signal);
     // Upstream sets no type and Go then sniffs plain text; the front end reads the body as text.
     reply.header('content-type', 'text/plain; charset=utf-8');
     return reply.send(Readable.from(ndjson(results, signal), { objectMode: false }));

@@ -22,7 +22,7 @@ export type WalkOptions = {
   skip?: (relativePath: string) => boolean;
 };
 
-export function kindOf(entry: Pick<Dirent, 'isDirectory' | 'isSymbolicLink' | 'isFile'>): EntryKind {
+function kindOf(entry: Pick<Dirent, 'isDirectory' | 'isSymbolicLink' | 'isFile'>): EntryKind {
   if (entry.isSymbolicLink()) return EntryKind.link;
   if (entry.isDirectory()) return EntryKind.dir;
   if (entry.isFile()) return EntryKind.file;

@@ -7,6 +7,7 @@
  * the mapping stays exact and keeps the order. The repository's SQL expression does the same.
  */
 export function walkKey(relativePath: string): string {
+  // eslint-disable-next-line no-control-regex -- the key escapes these control characters
   return relativePath.replace(/\x02/g, '\x02\x02').replace(/\x01/g, '\x02\x01').replace(/\//g, '\x01');
 }
 

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { FileRequestInfo, Headers, PublicSharePaths, ShareTokenParam, TusHeaders, TusVersion, statusLine } from '@burrow/protocol';
 import { AppError } from '../../errors.js';
+import { queryValue } from '../../http/query.js';
 import { sendStatus } from '../../plugins/error-handler.js';
 import { drainBody } from '../uploads/body-writer.js';
 import { parseContentLength } from '../uploads/tus-headers.js';
 import type { ShareCredentials } from './share-access.js';
 import type { FileRequests } from './file-requests.service.js';
-import { queryParam } from './request-path.js';
 
 /** A refused body is read and thrown away up to this size so the connection stays usable. */
 const DRAIN_LIMIT_BYTES = 32 * 1024 * 1024;
@@ -15,7 +15,7 @@ type Params = { hash: string; id?: string };
 
 function credentialsOf(request: FastifyRequest): ShareCredentials {
   const header = request.headers[Headers.sharePassword];
-  return { token: queryParam(request, ShareTokenParam), password: Array.isArray(header) ? header[0] : header, clientAddress: request.clientAddress };
+  return { token: queryValue(request, ShareTokenParam), password: Array.isArray(header) ? header[0] : header, clientAddress: request.clientAddress };
 }
 
 async function settleBody(request: FastifyRequest, reply: FastifyReply): Promise<void> {

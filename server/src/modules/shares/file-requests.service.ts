@@ -14,7 +14,7 @@ const MAX_NAME_BYTES = 255;
 const MAX_RENAME_ATTEMPTS = 1000;
 
 /** Reads one key of a tus `Upload-Metadata` header (`key base64,key base64`). */
-export function metadataValue(header: HeaderValue, key: string): string | undefined {
+function metadataValue(header: HeaderValue, key: string): string | undefined {
   const text = Array.isArray(header) ? header[0] : header;
   if (!text) return undefined;
   for (const pair of text.split(',')) {
@@ -31,7 +31,7 @@ export function metadataValue(header: HeaderValue, key: string): string | undefi
  * The name an uploader's file is stored under: a single plain name. Anything that could reach
  * another folder or hide the file is refused rather than rewritten, so the uploader learns it.
  */
-export function checkUploadName(raw: string | undefined): string {
+function checkUploadName(raw: string | undefined): string {
   const name = (raw ?? '').normalize('NFC');
   if (!name.trim()) throw badRequest('a file name is required (Upload-Metadata filename)');
   if (name.includes('/') || name.includes('\\')) throw badRequest('file names cannot contain / or \\');

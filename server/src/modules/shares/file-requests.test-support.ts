@@ -4,7 +4,7 @@ import type { TestApp } from '../../test-support/app.js';
 import { rawRequest, type RawResponse } from '../uploads/tus.test-support.js';
 
 /** The `Upload-Metadata` header tus-js-client sends for a file name. */
-export const metadataFor = (name: string) => `filename ${Buffer.from(name).toString('base64')},filetype YXBwbGljYXRpb24vb2N0ZXQtc3RyZWFt`;
+const metadataFor = (name: string) => `filename ${Buffer.from(name).toString('base64')},filetype YXBwbGljYXRpb24vb2N0ZXQtc3RyZWFt`;
 
 /** Listens on 127.0.0.1 (once) and returns the port. */
 export async function portOf(t: TestApp): Promise<number> {

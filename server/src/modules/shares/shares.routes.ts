@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiPaths, Share, ShareList } from '@burrow/protocol';
+import { pathAfter } from '../../http/request-path.js';
 import { sendStatus } from '../../plugins/error-handler.js';
 import type { SharesService } from './shares.service.js';
-import { decodedPathAfter } from './request-path.js';
 
 /** The authenticated share API (wire protocol §6). */
 export const sharesRoutes: FastifyPluginAsync<{ service: SharesService }> = async (app, { service }) => {
@@ -14,16 +14,16 @@ export const sharesRoutes: FastifyPluginAsync<{ service: SharesService }> = asyn
 
   for (const url of [ApiPaths.share, `${ApiPaths.share}/*`]) {
     app.get(url, { preHandler: app.requireUser, schema: { response: { 200: ShareList } } }, async (request) => {
-      return service.forPath(request.auth!.user, decodedPathAfter(request, ApiPaths.share) || '/');
+      return service.forPath(request.auth!.user, pathAfter(request.url, ApiPaths.share));
     });
 
     // Response schemas serialise through a whitelist too: a stray field could never leave.
     app.post(url, { preHandler: app.requireUser, schema: { response: { 200: Share } } }, async (request) => {
-      return service.create(request.auth!.user, decodedPathAfter(request, ApiPaths.share) || '/', request.body);
+      return service.create(request.auth!.user, pathAfter(request.url, ApiPaths.share), request.body);
     });
 
     app.delete(url, { preHandler: app.requireUser }, async (request, reply) => {
-      const hash = decodedPathAfter(request, ApiPaths.share).replace(/^\/+|\/+$/g, '');
+      const hash = pathAfter(request.url, ApiPaths.share).replace(/^\/+|\/+$/g, '');
       await service.remove(request.auth!.user, hash);
       return sendStatus(reply, 200);
     });

@@ -25,7 +25,7 @@ function assertCanShare(user: UserRecord): void {
 }
 
 /** Server-root-relative path of a virtual path in a user's scope (lexical, no trailing slash). */
-export function absolutePath(scope: string, virtual: string): string {
+function absolutePath(scope: string, virtual: string): string {
   const base = cleanVirtualPath(scope || '/').path;
   const inner = sharePathKey(virtual);
   if (base === '/') return inner;
@@ -33,7 +33,7 @@ export function absolutePath(scope: string, virtual: string): string {
 }
 
 /** Checks a create request body, which may arrive as text (filebrowser's client sends no JSON type). */
-export function readCreateBody(body: unknown): CreateShareRequest {
+function readCreateBody(body: unknown): CreateShareRequest {
   let value = body;
   if (typeof value === 'string' || Buffer.isBuffer(value)) {
     const text = value.toString();

@@ -33,7 +33,7 @@ export async function entrySize(real: string): Promise<number> {
 }
 
 /** The top folder of the filesystem `real` lies on: the last ancestor on the same device. */
-export async function filesystemTop(real: string): Promise<string> {
+async function filesystemTop(real: string): Promise<string> {
   const device = (await fsp.lstat(real)).dev;
   let current = path.dirname(real);
   for (;;) {

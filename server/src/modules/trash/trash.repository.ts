@@ -35,8 +35,6 @@ function toRecord(row: Selectable<TrashTable>): TrashRecord {
 
 const sortColumns: Record<TrashSortField, 'name' | 'deleted_at' | 'size'> = { name: 'name', deleted: 'deleted_at', size: 'size' };
 
-export type TrashRepository = ReturnType<typeof createTrashRepository>;
-
 export function createTrashRepository(db: Db) {
   return {
     async insert(record: TrashRecord): Promise<void> {
@@ -97,6 +95,11 @@ export function createTrashRepository(db: Db) {
     },
     async remove(id: string): Promise<void> {
       await db.deleteFrom('trash').where('id', '=', id).execute();
+    },
+    /** Deletes a row; true only for the one caller that actually removed it. */
+    async claim(id: string): Promise<boolean> {
+      const result = await db.deleteFrom('trash').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
     },
   };
 }

@@ -10,7 +10,7 @@ function totpLibrary(): typeof Otplib {
 }
 
 /** 30-second steps, six digits, SHA-1: what every authenticator app reads from a QR code. */
-export const TOTP_PERIOD = 30;
+const TOTP_PERIOD = 30;
 
 export function newSecret(): string {
   return totpLibrary().generateSecret({ length: 20 });

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiPaths, TusHeaders, TusVersion, statusLine, tusLocation } from '@burrow/protocol';
 import { AppError } from '../../errors.js';
 import { sendStatus } from '../../plugins/error-handler.js';
-import { decodePathComponent } from '../../storage/virtual-path.js';
+import { pathAfter } from '../../http/request-path.js';
 import { drainBody } from './body-writer.js';
 import { DEFERRED_LENGTH, isLengthKnown, parseContentLength, parseOverride } from './tus-headers.js';
 import type { UploadsService } from './uploads.service.js';
@@ -11,14 +11,6 @@ import type { UploadsService } from './uploads.service.js';
 const DRAIN_LIMIT_BYTES = 32 * 1024 * 1024;
 
 const ROUTES = [ApiPaths.tus, `${ApiPaths.tus}/*`];
-
-/** The percent-decoded virtual path after `/api/tus` (base URL already stripped, query dropped). */
-function targetOf(request: FastifyRequest): string {
-  const url = request.url;
-  const query = url.indexOf('?');
-  const pathname = query === -1 ? url : url.slice(0, query);
-  return decodePathComponent(pathname.slice(ApiPaths.tus.length) || '/');
-}
 
 /** Consumes what is left of the body (bounded); past the bound the connection is closed instead. */
 async function settleBody(request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -75,7 +67,7 @@ export const tusRoutes: FastifyPluginAsync<{ uploads: UploadsService; baseURL: s
       url,
       { preHandler: app.requireUser },
       settlingBody(async (request, reply) => {
-        const created = await uploads.create(request.auth!.user, targetOf(request), {
+        const created = await uploads.create(request.auth!.user, pathAfter(request.url, ApiPaths.tus), {
           uploadLength: request.headers[TusHeaders.uploadLength],
           deferLength: request.headers[TusHeaders.uploadDeferLength],
           override: parseOverride(request.query),
@@ -91,7 +83,7 @@ export const tusRoutes: FastifyPluginAsync<{ uploads: UploadsService; baseURL: s
       url,
       preHandler: app.requireUser,
       handler: settlingBody(async (request, reply) => {
-        const progress = await uploads.status(request.auth!.user, targetOf(request));
+        const progress = await uploads.status(request.auth!.user, pathAfter(request.url, ApiPaths.tus));
         reply.header(TusHeaders.uploadOffset, String(progress.offset)).header('cache-control', 'no-store');
         lengthHeaders(reply, progress.length);
         return sendStatus(reply, 200);
@@ -102,7 +94,7 @@ export const tusRoutes: FastifyPluginAsync<{ uploads: UploadsService; baseURL: s
       url,
       { preHandler: app.requireUser },
       settlingBody(async (request, reply) => {
-        const progress = await uploads.append(request.auth!.user, targetOf(request), {
+        const progress = await uploads.append(request.auth!.user, pathAfter(request.url, ApiPaths.tus), {
           contentType: request.headers['content-type'],
           uploadOffset: request.headers[TusHeaders.uploadOffset],
           uploadLength: request.headers[TusHeaders.uploadLength],
@@ -119,7 +111,7 @@ export const tusRoutes: FastifyPluginAsync<{ uploads: UploadsService; baseURL: s
       url,
       { preHandler: app.requireUser },
       settlingBody(async (request, reply) => {
-        await uploads.cancel(request.auth!.user, targetOf(request));
+        await uploads.cancel(request.auth!.user, pathAfter(request.url, ApiPaths.tus));
         await settleBody(request, reply);
         return sendStatus(reply, 204);
       }),

@@ -78,11 +78,6 @@ export async function uploadRows(t: TestApp): Promise<UploadRecord[]> {
   return createUploadsRepository(t.app.services.db).list();
 }
 
-/** Entries of a folder other than the expected names (temporary or partial files). */
-export function strayEntries(dir: string, expected: string[]): string[] {
-  return fs.readdirSync(dir).filter((name) => !expected.includes(name));
-}
-
 export type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: string; reusedSocket: boolean };
 
 /** One real HTTP request to 127.0.0.1 (for concurrency, aborts and keep-alive checks). */

@@ -5,7 +5,7 @@ import { cleanVirtualPath } from '../../storage/virtual-path.js';
  * A username cleaned for use as a folder name: spaces trimmed, `..` dropped, anything outside
  * [0-9A-Za-z@_.-] turned into `-`, dashes collapsed.
  */
-export function cleanUsernameForHome(username: string): string {
+function cleanUsernameForHome(username: string): string {
   const cleaned = username
     .trim()
     .replace(/\.\./g, '')

@@ -1,7 +1,7 @@
 import { Value } from '@sinclair/typebox/value';
 import { User, ViewModes } from '@burrow/protocol';
 import { badRequest } from '../../errors.js';
-import { sanitiseRules, validateRules } from '../rules/rules.js';
+import { sanitiseRules, validateRules } from '../../storage/rules.js';
 import type { NewUserRecord } from './users.model.js';
 
 /** JSON field name → how it is validated and stored on the record. */
@@ -44,6 +44,7 @@ export function checkField(name: WritableField, value: unknown): void {
     case 'username': {
       const username = value as string;
       if (!username.trim()) throw badRequest('username is empty');
+      // eslint-disable-next-line no-control-regex -- control characters are refused in names
       if (username.length > 255 || /[\u0000-\u001f\u007f/\\]/.test(username)) throw badRequest('invalid username');
       break;
     }

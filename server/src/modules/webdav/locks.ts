@@ -20,7 +20,7 @@ export type Lock = {
 };
 
 /** Longest lock lifetime granted (also what `Infinite` gets); clients refresh well before. */
-export const MAX_LOCK_SECONDS = 24 * 3600;
+const MAX_LOCK_SECONDS = 24 * 3600;
 const DEFAULT_LOCK_SECONDS = 3600;
 
 const below = (key: string, root: string) => key.startsWith(root.endsWith('/') ? root : `${root}/`);
@@ -107,7 +107,7 @@ export function createLockStore(now: () => number = Date.now) {
 }
 
 /** One condition of an `If` list: a state token or an entity tag, possibly negated. */
-export type IfCondition = { not: boolean; token?: string; etag?: string };
+type IfCondition = { not: boolean; token?: string; etag?: string };
 /** A list of conditions, all of which must hold, for the tagged resource (or the request URL). */
 export type IfList = { resource?: string; conditions: IfCondition[] };
 

@@ -1,7 +1,7 @@
 import { badRequest, forbidden, notFound, unsupportedMediaType } from '../../errors.js';
 import { isWithin } from '../../storage/virtual-path.js';
-import { sendFile } from '../downloads/send-file.js';
-import { assertHttpPreconditions, assertUnlocked, canonical, entryOf, evaluateIf, hrefFor, parentEntryOf, readTarget, type DavContext } from './context.js';
+import { sendFile } from '../../http/send-file.js';
+import { assertHttpPreconditions, assertUnlocked, canonical, entryOf, evaluateIf, parentEntryOf, readTarget, type DavContext } from './context.js';
 import { destinationOf } from './paths.js';
 import { etagOfStat } from './properties.js';
 import { hasBody, uploadBody } from './request-body.js';

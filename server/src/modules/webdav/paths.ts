@@ -6,16 +6,8 @@ import { davError } from './responses.js';
 /** Where WebDAV is served, below the base URL. */
 export const DAV_PREFIX = '/dav';
 
-/** The decoded path after `/dav` in a request URL (already stripped of the base URL). */
-export function requestPath(url: string): string {
-  const queryStart = url.indexOf('?');
-  const pathname = queryStart < 0 ? url : url.slice(0, queryStart);
-  const rest = pathname.slice(DAV_PREFIX.length);
-  return decodePathComponent(rest || '/');
-}
-
 /** Percent-encodes each segment of a virtual path (RFC 3986 unreserved characters stay). */
-export function encodeVirtual(virtual: string): string {
+function encodeVirtual(virtual: string): string {
   return virtual
     .split('/')
     .map((segment) => encodeURIComponent(segment).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`))

@@ -1,7 +1,7 @@
 import type fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { mimeTypeOf } from '../../storage/mime.js';
-import { fileEtag } from '../downloads/send-file.js';
+import { fileEtag } from '../../http/send-file.js';
 import type { Lock, LockStore } from './locks.js';
 import { DAV, emptyElement, escapeText } from './xml.js';
 
@@ -19,7 +19,7 @@ export type DavResource = {
 };
 
 /** Live properties, in the order allprop lists them. The quota ones are only sent when asked for. */
-export const LIVE_PROPERTIES = [
+const LIVE_PROPERTIES = [
   'creationdate',
   'displayname',
   'getcontentlength',

@@ -17,7 +17,7 @@ type Cached = { token: string; expiresAt: number };
 export type DavAuthenticator = ReturnType<typeof createDavAuthenticator>;
 
 /** `Authorization: Basic …` as username and password, or undefined when absent or malformed. */
-export function basicCredentials(header: string | string[] | undefined): { username: string; password: string } | undefined {
+function basicCredentials(header: string | string[] | undefined): { username: string; password: string } | undefined {
   const value = Array.isArray(header) ? header[0] : header;
   const match = value ? /^\s*basic\s+([A-Za-z0-9+/=._~-]+)\s*$/i.exec(value) : null;
   if (!match) return undefined;

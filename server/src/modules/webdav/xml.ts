@@ -161,11 +161,6 @@ export function escapeAttribute(text: string): string {
   return escapeText(text).replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;');
 }
 
-/** The text content of an element and its descendants. */
-export function textOf(node: XmlNode): string {
-  return isElement(node) ? node.children.map(textOf).join('') : node.text;
-}
-
 /**
  * Serialises an element as a self-contained fragment: every namespace it uses is declared on
  * the fragment itself with generated prefixes, so it stays well-formed wherever it is placed.

@@ -6,7 +6,7 @@ import { RulesEditor } from './rules-editor';
 import { withAdmin, type UserDraft } from './user-draft';
 import './forms.css';
 
-export type CreateHomeOption = {
+type CreateHomeOption = {
   checked: boolean;
   /** False when the server would not derive a home folder (createUserDir is off globally). */
   isAvailable: boolean;

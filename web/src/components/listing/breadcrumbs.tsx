@@ -17,7 +17,7 @@ export function crumbsOf(path: string): Crumb[] {
 }
 
 /** More than three segments: only the last three show, led by an ellipsis. */
-export const VisibleCrumbs = 3;
+const VisibleCrumbs = 3;
 
 export function collapseCrumbs(crumbs: Crumb[]): { hidden: Crumb[]; shown: Crumb[] } {
   if (crumbs.length <= VisibleCrumbs) return { hidden: [], shown: crumbs };

@@ -2,7 +2,7 @@ import type { DragEvent } from 'react';
 import { isWithinPath, parentPath, trimmedPath } from '../../lib/paths';
 
 /** The data type of items dragged inside the app (files dragged in from outside carry `Files`). */
-export const ItemDragType = 'application/x-burrow-items';
+const ItemDragType = 'application/x-burrow-items';
 
 // Drag data cannot be read while dragging over a target, only on drop; the paths being dragged
 // are kept here so targets can refuse themselves and their own contents as they are hovered.

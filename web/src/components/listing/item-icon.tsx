@@ -8,7 +8,7 @@ const sheetExtensions = new Set(['.csv', '.tsv', '.xls', '.xlsx', '.ods']);
 export type IconKind = 'folder' | 'image' | 'video' | 'audio' | 'pdf' | 'text' | 'code' | 'sheet' | 'archive' | 'broken' | 'file';
 
 /** The kind of icon an item gets: its type first, then its extension. */
-export function iconKindOf(item: Pick<ResourceItem, 'isDir' | 'type' | 'extension' | 'name'>): IconKind {
+function iconKindOf(item: Pick<ResourceItem, 'isDir' | 'type' | 'extension' | 'name'>): IconKind {
   if (item.isDir) return 'folder';
   const extension = (item.extension || item.name.slice(item.name.lastIndexOf('.'))).toLowerCase();
   switch (item.type) {

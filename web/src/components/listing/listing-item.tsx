@@ -135,7 +135,9 @@ export const MosaicTile = memo(function MosaicTile(props: ItemProps & { isGaller
       {...gesturesFor(item.path)}
       {...dragProps(props)}
     >
-      <ItemLink item={item} href={props.href} isTabbable={props.isTabbable} className="tile__link">
+      {/* Only the name is the link, so its accessible name is what it shows (WCAG 2.5.3); it
+          still covers the whole tile (see .tile__link::after) for the pointer. */}
+      <span className="tile__body">
         <span className="tile__visual">
           {showThumbnail ? (
             <img className="tile__thumbnail" src={thumbnail} alt="" loading="lazy" decoding="async" draggable={false} onError={() => setBroken(true)} />
@@ -144,7 +146,9 @@ export const MosaicTile = memo(function MosaicTile(props: ItemProps & { isGaller
           )}
         </span>
         <span className="tile__text">
-          <span className="tile__name">{item.name}</span>
+          <ItemLink item={item} href={props.href} isTabbable={props.isTabbable} className="tile__link tile__name">
+            {item.name}
+          </ItemLink>
           <span className="tile__meta">
             {!item.isDir && <span>{sizeText}</span>}
             <time dateTime={item.modified} title={dateTitle}>
@@ -152,7 +156,7 @@ export const MosaicTile = memo(function MosaicTile(props: ItemProps & { isGaller
             </time>
           </span>
         </span>
-      </ItemLink>
+      </span>
       <span className="tile__check" aria-hidden="true">
         <Check size={14} strokeWidth={3} />
       </span>

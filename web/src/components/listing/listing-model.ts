@@ -1,7 +1,7 @@
 import type { ResourceItem } from '@burrow/protocol';
 
 export type ViewMode = 'list' | 'mosaic' | 'mosaic gallery';
-export const ViewModes: readonly ViewMode[] = ['list', 'mosaic', 'mosaic gallery'];
+const ViewModes: readonly ViewMode[] = ['list', 'mosaic', 'mosaic gallery'];
 export type SortField = 'name' | 'size' | 'modified';
 export const SortFields: readonly SortField[] = ['name', 'size', 'modified'];
 
@@ -35,12 +35,12 @@ export function nextSorting(current: { by: SortField; asc: boolean }, clicked: S
 }
 
 /** Mosaic tiles aim at this width (spec section 9). */
-export const TileTargetWidth = 280;
-export const TileGap = 12;
-export const ListRowHeight = 48;
+const TileTargetWidth = 280;
+const TileGap = 12;
+const ListRowHeight = 48;
 export const GroupRowHeight = 44;
-export const MosaicTileHeight = 68;
-export const GalleryCaptionHeight = 54;
+const MosaicTileHeight = 68;
+const GalleryCaptionHeight = 54;
 
 /** Columns of a mosaic at a given content width; galleries keep two columns on phones. */
 export function mosaicColumns(width: number, mode: ViewMode): number {

@@ -18,7 +18,7 @@ import {
 } from './listing-model';
 import { resolveArrow, resolveClick, resolveLongPress, type SelectionSnapshot } from './selection-logic';
 import { useCancelOnUnmount, useItemGestures, type ClickDetails } from './use-item-gestures';
-import { useWindowRows } from './use-window-rows';
+import { useDocumentTop, useWindowRows } from './use-window-rows';
 import './listing.css';
 
 export type ListingProps = {
@@ -63,17 +63,6 @@ function useLatest<T>(value: T) {
   return ref;
 }
 
-/** The document offset of an element, which the window-scrolled virtual list starts at. */
-function useDocumentTop(ref: React.RefObject<HTMLElement | null>) {
-  const [top, setTop] = useState(0);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    const next = Math.round(element.getBoundingClientRect().top + window.scrollY);
-    if (next !== top) setTop(next);
-  });
-  return top;
-}
 
 function useWidth(ref: React.RefObject<HTMLElement | null>) {
   const [width, setWidth] = useState(() => ref.current?.clientWidth ?? 0);
@@ -200,6 +189,7 @@ export function Listing(props: ListingProps) {
     focusIfLost.current = index;
     virtualizer.scrollToIndex(rowOfItem(index, folderCount, columns));
     // Only when the reveal request changes or its item arrives, not on every new width.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
   }, [reveal?.id, positions]);
 
   const virtualRows = virtualizer.getVirtualItems();

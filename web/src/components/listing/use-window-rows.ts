@@ -89,7 +89,9 @@ export function useWindowRows({ count, estimateSize, overscan, scrollMargin }: W
   const sizeOf = useRef(estimateSize);
   sizeOf.current = estimateSize;
   const [version, setVersion] = useState(0);
-  // Heights change with the view and the width; the caller asks for a new sum with `measure()`.
+  // Heights change with the view and the width; the caller asks for a new sum with `measure()`,
+  // which bumps `version`.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `version` is the request to sum again
   const offsets = useMemo(() => rowOffsets(count, (index) => sizeOf.current(index)), [count, version]);
   const [range, setRange] = useState(() => viewportRange(offsets, scrollMargin, overscan));
   const rangeRef = useRef(range);
@@ -142,4 +144,20 @@ export function useWindowRows({ count, estimateSize, overscan, scrollMargin }: W
     },
   }));
   return handle;
+}
+
+/**
+ * The document offset of an element, where a page-scrolled window of rows starts. It is measured
+ * after every render, since anything above the element may have moved it; setting the same
+ * number again does not render anew.
+ */
+export function useDocumentTop(ref: React.RefObject<HTMLElement | null>): number {
+  const [top, setTop] = useState(0);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- runs after every render on purpose (see above)
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    setTop(Math.round(element.getBoundingClientRect().top + window.scrollY));
+  });
+  return top;
 }

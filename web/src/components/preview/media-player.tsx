@@ -1,8 +1,6 @@
 import { Music } from 'lucide-react';
 import './media-player.css';
 
-export { PdfFrame } from './pdf-frame';
-
 export type SubtitleTrack = {
   url: string;
   /** Shown in the player's caption menu. */

@@ -1,14 +1,12 @@
 import { FileText } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../api/api-error';
 import { currentLocaleTag } from '../../i18n/i18n';
 import { findLanguage } from '../../i18n/languages';
 import { formatSize } from '../../lib/format-size';
 import type { PdfViewerCommand, PdfViewerEvent, PdfViewerForwardedKey, PdfViewerLabels, PdfViewerTheme } from '../../pdf-viewer/messages';
 import { useAppSettings } from '../../stores/app-settings-store';
 import { FileCard } from './file-card';
-import { downloadPdf, PdfSizeLimit, type PdfProgress } from './pdf-download';
 import './pdf-frame.css';
 
 /** What the frame and the viewer in it say, translated by the preview that shows them. */
@@ -21,6 +19,17 @@ export type PdfFrameLabels = {
   size: string;
   download: string;
 };
+
+export type PdfProgress = { received: number; total?: number };
+
+/**
+ * What loading the file's bytes came to: the bytes, a file over `limit` bytes (not read
+ * further), or a request cancelled elsewhere (nothing to show).
+ */
+export type PdfLoadResult = { kind: 'data'; data: ArrayBuffer } | { kind: 'tooLarge'; size: number } | { kind: 'cancelled' };
+
+/** Fetches the file's bytes, reporting progress; rejects with the reason it could not. */
+export type PdfLoader = (options: { signal: AbortSignal; onProgress: (progress: PdfProgress) => void }) => Promise<PdfLoadResult>;
 
 /** After the frame has loaded, how long the viewer may take to say it is there. */
 const ReadyGrace = 5000;
@@ -55,7 +64,17 @@ function isViewerEvent(data: unknown): data is PdfViewerEvent {
  * run it in any sandboxed frame. The app downloads the file itself, with progress, and hands the
  * bytes over by message; the viewer hands back the keys that step through files, close and delete.
  */
-export function PdfFrame({ url, downloadUrl, name, labels }: { url: string; downloadUrl: string; name: string; labels: PdfFrameLabels }) {
+type PdfFrameProps = {
+  /** Loads the file's bytes; a new loader loads again. */
+  load: PdfLoader;
+  /** The size the loader stops at, told when a file is larger. */
+  sizeLimit: number;
+  downloadUrl: string;
+  name: string;
+  labels: PdfFrameLabels;
+};
+
+export function PdfFrame({ load, sizeLimit, downloadUrl, name, labels }: PdfFrameProps) {
   const { i18n } = useTranslation();
   const staticUrl = useAppSettings((state) => state.settings.StaticURL);
   const frameRef = useRef<HTMLIFrameElement>(null);
@@ -68,7 +87,7 @@ export function PdfFrame({ url, downloadUrl, name, labels }: { url: string; down
     const controller = new AbortController();
     let frame = 0;
     let latest: PdfProgress | undefined;
-    downloadPdf(url, {
+    load({
       signal: controller.signal,
       // One state update per animation frame, however small the network's pieces.
       onProgress: (progress) => {
@@ -81,12 +100,13 @@ export function PdfFrame({ url, downloadUrl, name, labels }: { url: string; down
     }).then(
       (result) => {
         cancelAnimationFrame(frame);
+        if (result.kind === 'cancelled') return;
         if (result.kind === 'tooLarge') setStatus({ phase: 'tooLarge', size: result.size });
         else setData(result.data);
       },
       (error: unknown) => {
         cancelAnimationFrame(frame);
-        if (controller.signal.aborted || (isApiError(error) && error.isCancel)) return;
+        if (controller.signal.aborted) return;
         setStatus({ phase: 'error', message: error instanceof Error ? error.message : String(error) });
       },
     );
@@ -94,7 +114,7 @@ export function PdfFrame({ url, downloadUrl, name, labels }: { url: string; down
       controller.abort();
       cancelAnimationFrame(frame);
     };
-  }, [url]);
+  }, [load]);
 
   const post = useCallback((message: PdfViewerCommand, transfer: Transferable[] = []) => {
     // The frame's origin is opaque: there is no origin to name, so '*'. Only what the viewer
@@ -174,7 +194,7 @@ export function PdfFrame({ url, downloadUrl, name, labels }: { url: string; down
         <FileCard
           name={name}
           icon={<FileText size={56} strokeWidth={1.25} />}
-          message={labels.tooLarge(formatSize(PdfSizeLimit, locale))}
+          message={labels.tooLarge(formatSize(sizeLimit, locale))}
           details={[{ label: labels.size, value: formatSize(status.size, locale) }]}
           download={{ url: downloadUrl, label: labels.download }}
         />

@@ -7,11 +7,11 @@ export type View = { scale: number; x: number; y: number };
 export type Point = { x: number; y: number };
 export type Size = { width: number; height: number };
 
-export const MinScale = 1;
+const MinScale = 1;
 export const MaxScale = 8;
 export const Identity: View = { scale: 1, x: 0, y: 0 };
 
-export function clampScale(scale: number): number {
+function clampScale(scale: number): number {
   return Math.min(MaxScale, Math.max(MinScale, scale));
 }
 

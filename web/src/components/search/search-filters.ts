@@ -1,5 +1,5 @@
 /** The quick filters' `type:` words, as the server understands them (`audio` also covers music). */
-export const SearchKinds = ['image', 'audio', 'video', 'pdf'] as const;
+const SearchKinds = ['image', 'audio', 'video', 'pdf'] as const;
 export type SearchKind = (typeof SearchKinds)[number];
 
 const typeToken = /(^|\s)type:\S*/g;

@@ -1,3 +1,4 @@
+import type { SearchResult } from '@burrow/protocol';
 import { Search, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -5,12 +6,26 @@ import { useFocusTrap } from '../../dialogs/use-focus-trap';
 import { OpenSearchEvent } from '../../stores/app-events';
 import { activeTypeFilter, withTypeFilter, type SearchKind } from './search-filters';
 import { SearchResults } from './search-results';
-import { useSearch } from './use-search';
 import './search.css';
+
+export type SearchStatus = 'idle' | 'searching' | 'done' | 'failed';
+
+/** One search at a time: its streamed results and what runs or clears it. */
+export type SearchControls = {
+  results: SearchResult[];
+  status: SearchStatus;
+  /** The message of a failed search. */
+  error: string | null;
+  /** Runs a search for the text (the previous one stops). */
+  run: (query: string) => void;
+  /** Stops a running search and empties the results. */
+  reset: () => void;
+};
 
 type SearchOverlayProps = {
   /** The folder searched, with a trailing slash. */
   folder: string;
+  search: SearchControls;
   onClose: () => void;
 };
 
@@ -19,14 +34,13 @@ type SearchOverlayProps = {
  * filters that put a `type:` word in front, and the streamed results. Changing the text clears
  * the results (and stops a running search); Escape closes.
  */
-export function SearchOverlay({ folder, onClose }: SearchOverlayProps) {
+export function SearchOverlay({ folder, search, onClose }: SearchOverlayProps) {
   const { t } = useTranslation();
   const titleId = useId();
   const inputId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const [text, setText] = useState('');
-  const search = useSearch(folder);
   useFocusTrap(dialogRef, true);
 
   const filters: Array<{ kind: SearchKind; label: string }> = [

@@ -6,9 +6,9 @@ import { Link } from 'react-router';
 import { filesRoute, joinPath } from '../../lib/paths';
 
 /** Results shown at first, and added each time the list is scrolled near its end. */
-export const ResultWindow = 50;
+const ResultWindow = 50;
 /** How close to the bottom (in pixels) the list has to be scrolled to show more. */
-export const LoadMoreDistance = 100;
+const LoadMoreDistance = 100;
 
 type SearchResultsProps = {
   /** The searched folder, with a trailing slash; result paths are relative to it. */
@@ -20,7 +20,7 @@ type SearchResultsProps = {
 };
 
 /** The route a result opens: `/files{folder}{path}`, with a trailing slash for folders. */
-export function resultRoute(folder: string, result: SearchResult): string {
+function resultRoute(folder: string, result: SearchResult): string {
   const route = filesRoute(joinPath(folder, result.path));
   return result.dir ? route + '/' : route;
 }

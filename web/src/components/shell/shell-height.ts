@@ -1,9 +1,9 @@
 /** The panel's height when first opened, in em. */
 export const DefaultShellHeight = 25;
 /** Output shown at the least: about one line and the prompt, in em (plus the divider). */
-export const MinimumShellHeight = 2.25;
+const MinimumShellHeight = 2.25;
 /** Room kept above the panel for the top bar, in em. */
-export const TopMargin = 4;
+const TopMargin = 4;
 /** Pointer moves while dragging are handled at most this often. */
 export const DragThrottleMs = 32;
 

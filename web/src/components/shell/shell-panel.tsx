@@ -1,6 +1,5 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { runCommand, type RunningCommand } from '../../api/commands';
 import { useAppSettings } from '../../stores/app-settings-store';
 import { stripAnsi } from './ansi';
 import { emptyHistory, remember, step } from './shell-history';
@@ -9,7 +8,21 @@ import './shell.css';
 
 type OutputEntry = { id: number; folder: string; command: string; text: string; isError?: boolean };
 
+/** A started command; stopping it ends the program. */
+export type RunningCommand = { stop: () => void };
+
+/**
+ * Starts `line` in `folder` and reports each output line, then the end: the close code and
+ * reason, and whether a connection was ever made.
+ */
+export type CommandRunner = (
+  folder: string,
+  line: string,
+  handlers: { onLine: (text: string) => void; onEnd: (end: { code: number; reason: string; wasConnected: boolean }) => void },
+) => RunningCommand;
+
 type ShellPanelProps = {
+  runCommand: CommandRunner;
   /** The folder commands run in (asked when a command starts: the screen may have moved on). */
   folderOf: () => string;
   onClose: () => void;
@@ -23,7 +36,7 @@ let nextEntryId = 1;
  * the panel. The line is disabled while a command runs and comes back when the server closes
  * the connection.
  */
-export function ShellPanel({ folderOf, onClose }: ShellPanelProps) {
+export function ShellPanel({ runCommand, folderOf, onClose }: ShellPanelProps) {
   const { t } = useTranslation();
   const inputId = useId();
   const panelRef = useRef<HTMLElement>(null);

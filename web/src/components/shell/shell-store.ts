@@ -14,14 +14,6 @@ export const useShellPanel = create<ShellState>((set) => ({
   toggle: () => set((state) => ({ isOpen: !state.isOpen })),
 }));
 
-export function toggleShellPanel(): void {
-  useShellPanel.getState().toggle();
-}
-
-export function isShellPanelOpen(): boolean {
-  return useShellPanel.getState().isOpen;
-}
-
 /** The shell needs both the deployment's command runner and the user's execute permission. */
 export function canUseShell(user: Pick<TokenUser, 'perm'> | null, settings: Pick<StartupSettings, 'EnableExec'>): boolean {
   return Boolean(settings.EnableExec && user?.perm.execute);

@@ -3,8 +3,8 @@
  * five samples, and that average is blended 20/80 into the previous estimate so the figure on
  * screen does not jump with every chunk boundary.
  */
-export const SampleIntervalMs = 100;
-export const SampleWindow = 5;
+const SampleIntervalMs = 100;
+const SampleWindow = 5;
 const NewWeight = 0.2;
 
 export class SpeedMeter {

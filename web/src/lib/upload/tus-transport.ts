@@ -1,4 +1,5 @@
 import type { DetailedError, UploadOptions } from 'tus-js-client';
+import { codeOfStatus, isServerFault } from '../../api/api-error';
 import type { TransferHandle, UploadJob } from './upload-queue';
 import { UploadError, UploadFailedMessage, abortedError } from './upload-error';
 
@@ -24,10 +25,12 @@ export function tusRetryDelays(retryCount: number): number[] {
  * Server errors and lost connections (no status) are retried.
  */
 export function shouldRetryTus(status: number | undefined): boolean {
-  if (status === undefined || status === 0) return true;
-  if (status === 409) return false;
-  if (status === 423) return true;
-  return status < 400 || status >= 500;
+  // No answer at all, or one that is no failure.
+  if (status === undefined || status < 400) return true;
+  const code = codeOfStatus(status);
+  if (code === 'conflict') return false;
+  if (code === 'locked') return true;
+  return isServerFault(code);
 }
 
 export type TusEndpointOptions = {
@@ -67,7 +70,7 @@ export function tusOptions(settings: TusTransferSettings, options: TusEndpointOp
 }
 
 /** The failure text: the server's answer when there is one, otherwise "Upload failed". */
-export function tusErrorOf(error: Error): UploadError {
+function tusErrorOf(error: Error): UploadError {
   const response = (error as Partial<DetailedError>).originalResponse;
   if (!response) return new UploadError(UploadFailedMessage);
   const body = response.getBody()?.trim();

@@ -8,7 +8,7 @@ export type UploadEntry = {
   file?: File;
 };
 
-export type PlannedFile = { path: string; file: File; size: number };
+type PlannedFile = { path: string; file: File; size: number };
 
 /** What an upload does: folders to create (parents first), then files to send. */
 export type UploadPlan = {

@@ -1,8 +1,7 @@
 /** Texts of spec section 8, as the server-independent parts of upload failures. */
-export const UploadAbortedMessage = 'Upload aborted';
+const UploadAbortedMessage = 'Upload aborted';
 export const UploadFailedMessage = 'Upload failed';
 export const ConnectionAbortedMessage = '001 Connection aborted';
-export const TusNotDefinedMessage = 'Tus.io settings are not defined';
 
 /** A failed or aborted transfer; `isAborted` failures are the user's own doing and stay silent. */
 export class UploadError extends Error {

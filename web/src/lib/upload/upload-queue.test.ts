@@ -88,6 +88,10 @@ describe('tus retry policy', () => {
     expect(shouldRetryTus(423)).toBe(true);
     expect(shouldRetryTus(500)).toBe(true);
     expect(shouldRetryTus(undefined)).toBe(true);
+    expect(shouldRetryTus(0)).toBe(true);
+    expect(shouldRetryTus(503)).toBe(true);
+    expect(shouldRetryTus(413)).toBe(false);
+    expect(shouldRetryTus(429)).toBe(false);
   });
 
   it('builds client options from the settings, without stored fingerprints', () => {

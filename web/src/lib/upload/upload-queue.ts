@@ -1,6 +1,6 @@
 import { abortedError } from './upload-error';
 
-export const MaxConcurrentUploads = 5;
+const MaxConcurrentUploads = 5;
 
 /** One file to send. */
 export type UploadJob = {
@@ -18,7 +18,7 @@ export type TransferHandle = {
   abort: () => Promise<void>;
 };
 
-export type StartTransfer = (job: UploadJob, onProgress: (sentBytes: number) => void) => TransferHandle;
+type StartTransfer = (job: UploadJob, onProgress: (sentBytes: number) => void) => TransferHandle;
 
 export type UploadQueueOptions = {
   start: StartTransfer;

@@ -3,13 +3,13 @@ import { ErrorScreen } from '../../components/errors/error-screen';
 import { usePageTitle } from '../use-page-title';
 
 /** The /403, /404 and /500 pages. */
-export function ErrorRoute({ status }: { status: 403 | 404 | 500 }) {
+export function ErrorRoute({ code }: { code: 'forbidden' | 'not_found' | 'internal' }) {
   const { t } = useTranslation();
-  const title = status === 403 ? t('titles.forbidden') : status === 404 ? t('titles.notFound') : t('titles.internal');
+  const title = code === 'forbidden' ? t('titles.forbidden') : code === 'not_found' ? t('titles.notFound') : t('titles.internal');
   usePageTitle(title);
   return (
     <div className="page page--centered">
-      <ErrorScreen status={status} />
+      <ErrorScreen code={code} />
     </div>
   );
 }

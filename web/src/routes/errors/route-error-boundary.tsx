@@ -1,19 +1,19 @@
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { ErrorScreen } from '../../components/errors/error-screen';
-import { isApiError } from '../../api/api-error';
+import { codeOfStatus, isApiError, type ApiErrorCode } from '../../api/api-error';
 
 /** Shown when a screen fails to load or render (a lost connection while fetching a chunk, a bug). */
 export function RouteErrorBoundary() {
   const error = useRouteError();
   console.error(error);
-  let status = 500;
-  if (isRouteErrorResponse(error)) status = error.status;
-  else if (isApiError(error)) status = error.status;
-  else if (typeof navigator !== 'undefined' && !navigator.onLine) status = 0;
-  else if (error instanceof TypeError && /fetch|import/i.test(error.message)) status = 0;
+  let code: ApiErrorCode = 'internal';
+  if (isRouteErrorResponse(error)) code = codeOfStatus(error.status);
+  else if (isApiError(error)) code = error.code;
+  else if (typeof navigator !== 'undefined' && !navigator.onLine) code = 'no_connection';
+  else if (error instanceof TypeError && /fetch|import/i.test(error.message)) code = 'no_connection';
   return (
     <div className="page page--centered">
-      <ErrorScreen status={status} />
+      <ErrorScreen code={code} />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import type { ArchiveFormat, Resource, ResourceItem } from '@burrow/protocol';
 import { isApiError } from '../../api/api-error';
 import { archiveUrl, deleteResource, fetchResource, folderArchiveUrl, rawUrl, transferResource } from '../../api/resources';
-import type { ReplaceRenameChoice } from '../../dialogs/choice-dialog';
+import type { ReplaceRenameChoice } from '../../dialogs/dialog-types';
 import { filesRoute, joinPath, parentPath, withoutTrailingSlash } from '../../lib/paths';
 import { navigateTo } from '../../lib/navigation';
 import { queryClient } from '../../lib/query-client';
@@ -56,7 +56,7 @@ async function forEachLimited<T>(entries: readonly T[], limit: number, task: (en
  * The item to preselect after deleting some: the one before the first deleted item in display
  * order, or failing that the first one that remains.
  */
-export function itemBeforeDeleted(ordered: readonly ResourceItem[], deleted: ReadonlySet<string>): string | undefined {
+function itemBeforeDeleted(ordered: readonly ResourceItem[], deleted: ReadonlySet<string>): string | undefined {
   const first = ordered.findIndex((item) => deleted.has(item.path));
   for (let index = first - 1; index >= 0; index -= 1) if (!deleted.has(ordered[index]!.path)) return ordered[index]!.path;
   return ordered.find((item) => !deleted.has(item.path))?.path;
@@ -96,7 +96,7 @@ export async function renameInPlace(path: string, name: string): Promise<string 
     await transferResource('rename', from, to);
     return to;
   } catch (error) {
-    if (!isApiError(error) || error.status !== 409) throw error;
+    if (!isApiError(error) || error.code !== 'conflict') throw error;
   }
   const choice = await askReplaceOrRename([name]);
   if (choice === 'cancel') return null;
@@ -126,7 +126,7 @@ export async function renameItem(item: Pick<ResourceItem, 'path' | 'isDir'>, nam
 }
 
 /** Asks the replace-rename question; closing the dialog any other way answers cancel. */
-export function askReplaceOrRename(names: string[]): Promise<ReplaceRenameChoice> {
+function askReplaceOrRename(names: string[]): Promise<ReplaceRenameChoice> {
   return new Promise((resolve) => openDialog('replace-rename', { names, onChoice: resolve }));
 }
 
@@ -147,7 +147,7 @@ async function freshListing(folder: string): Promise<ResourceItem[]> {
  * replace them or rename the new items (or cancel). Afterwards the listings reload. Returns the
  * first item that landed (to preselect), or null when cancelled.
  */
-export async function transferItems(kind: TransferKind, items: readonly ClipboardItem[], destinationPath: string, source: string): Promise<{ landed?: string } | null> {
+async function transferItems(kind: TransferKind, items: readonly ClipboardItem[], destinationPath: string, source: string): Promise<{ landed?: string } | null> {
   const destination = asFolder(destinationPath);
   if (items.length === 0) return null;
   const before = await fetchResource(destination);
@@ -181,14 +181,14 @@ export async function transferItems(kind: TransferKind, items: readonly Clipboar
  * The first item (folders first, in server order) that a transfer added to a folder: a name
  * that was not there before, or with override the replaced name itself.
  */
-export function firstLanded(after: readonly ResourceItem[], namesBefore: ReadonlySet<string>, items: readonly ClipboardItem[], isOverride: boolean): string | undefined {
+function firstLanded(after: readonly ResourceItem[], namesBefore: ReadonlySet<string>, items: readonly ClipboardItem[], isOverride: boolean): string | undefined {
   const wanted = new Set(items.map((item) => item.name));
   const isNew = (item: ResourceItem) => !namesBefore.has(item.name) || (isOverride && wanted.has(item.name));
   const ordered = [...after.filter((item) => item.isDir), ...after.filter((item) => !item.isDir)];
   return ordered.find(isNew)?.path;
 }
 
-export function toClipboardItems(items: readonly ResourceItem[]): ClipboardItem[] {
+function toClipboardItems(items: readonly ResourceItem[]): ClipboardItem[] {
   return items.map((item) => ({ from: item.path, name: item.name }));
 }
 
@@ -229,7 +229,7 @@ export async function dropInto(folder: string, items: readonly ResourceItem[], s
 }
 
 /** Starts a browser download of a URL; the `auth` cookie authenticates it and the browser streams it to disk. */
-export function startDownload(url: string): void {
+function startDownload(url: string): void {
   const link = document.createElement('a');
   link.href = url;
   link.download = '';

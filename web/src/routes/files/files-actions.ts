@@ -25,7 +25,7 @@ export type FileActionContext = {
 };
 
 /** How many items an action needs. */
-export type SelectionRule = 'any' | 'exactlyOne' | 'atLeastOne';
+type SelectionRule = 'any' | 'exactlyOne' | 'atLeastOne';
 
 /**
  * A top-bar action. The bar shows the actions whose permission, selection rule and `isShown`
@@ -80,7 +80,7 @@ function openTransfer(kind: 'move' | 'copy', context: FileActionContext): void {
   });
 }
 
-export function openInfo(context: FileActionContext): void {
+function openInfo(context: FileActionContext): void {
   const items = context.selection.length > 0 ? [...context.selection] : [context.resource];
   openDialog('info', { items, canDownload: context.user.perm.download });
 }
@@ -170,7 +170,7 @@ export const fileActions: FileAction[] = [
   },
 ];
 
-export function isActionAvailable(action: FileAction, context: FileActionContext): boolean {
+function isActionAvailable(action: FileAction, context: FileActionContext): boolean {
   if (action.permissions?.some((permission) => !context.user.perm[permission])) return false;
   const count = context.selection.length;
   if (action.selection === 'exactlyOne' && count !== 1) return false;

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { isApiError } from '../../api/api-error';
+import { errorCodeOf } from '../../api/api-error';
 import { ErrorScreen } from '../../components/errors/error-screen';
 import { withoutTrailingSlash } from '../../lib/paths';
 import { clearSelection } from '../../stores/selection-store';
@@ -34,7 +34,7 @@ export function FilesScreen() {
       <FileView file={resource.data} user={user} />
     );
   } else if (resource.isError) {
-    body = <ErrorScreen status={isApiError(resource.error) ? resource.error.status : 500} />;
+    body = <ErrorScreen code={errorCodeOf(resource.error)} />;
   } else {
     body = (
       <div className="files__loading" role="status">

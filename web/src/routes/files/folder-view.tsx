@@ -47,6 +47,7 @@ function useDateFormatter(absolute: boolean, locale: string, listing: Resource) 
       return entry;
     };
     // The listing is only the moment to count from.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
   }, [absolute, locale, listing]);
 }
 

@@ -4,7 +4,7 @@ import { Outlet, useLocation } from 'react-router';
 import { TopBar } from '../../components/layout/top-bar';
 import { SearchButton } from '../../components/search/search-button';
 // Eager: it listens for the open-search event from the first paint on.
-import { SearchHost } from '../../components/search/search-host';
+import { SearchHost } from '../../features/search/search-host';
 import { useShellPanel } from '../../components/shell/shell-store';
 import { ShellToggle } from '../../components/shell/shell-toggle';
 import { TopBarSlotProvider, useSlotElement } from '../../components/layout/top-bar-slot';
@@ -17,7 +17,7 @@ import './app-layout.css';
 
 // The shell panel is fetched when it is first opened, the upload panel with the first upload:
 // neither weighs on start-up.
-const ShellHost = lazy(async () => ({ default: (await import('../../components/shell/shell-host')).ShellHost }));
+const ShellHost = lazy(async () => ({ default: (await import('../../features/shell/shell-host')).ShellHost }));
 const UploadHost = lazy(async () => ({ default: (await import('../../components/upload/upload-host')).UploadHost }));
 
 /** Top bar, sidebar (a drawer on narrow screens) and the screen. */

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { fetchUsage } from '../../api/usage';
-import { isApiError } from '../../api/api-error';
+import { isApiError, isRequestFault } from '../../api/api-error';
 
 /**
  * Disk usage of the folder on screen. Quietly empty when the server has no usage endpoint or
@@ -12,6 +12,6 @@ export function useUsage(folder: string | undefined) {
     queryFn: ({ signal }) => fetchUsage(folder!, signal),
     enabled: folder !== undefined,
     staleTime: 30_000,
-    retry: (count, error) => count < 1 && !(isApiError(error) && error.status >= 400 && error.status < 500),
+    retry: (count, error) => count < 1 && !(isApiError(error) && isRequestFault(error.code)),
   });
 }

@@ -3,10 +3,10 @@ import type { TFunction } from 'i18next';
 import { AuditActions, AuditOutcomes } from '@burrow/protocol/audit-constants';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
-import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { auditExportUrl, fetchAuditSettings, listAudit, NoAuditFilters, saveAuditSettings, type AuditFilters } from '../../api/audit';
-import { useWindowRows } from '../../components/listing/use-window-rows';
+import { useDocumentTop, useWindowRows } from '../../components/listing/use-window-rows';
 import { currentLocaleTag } from '../../i18n/i18n';
 import { formatAbsolute } from '../../lib/format-date';
 import { showError, showSuccess } from '../../lib/notify';
@@ -30,17 +30,6 @@ function outcomeLabel(t: TFunction, outcome: AuditOutcome): string {
   return labels[outcome];
 }
 
-/** The document offset of the list's first row, which the page-scrolled window starts at. */
-function useDocumentTop(ref: React.RefObject<HTMLElement | null>) {
-  const [top, setTop] = useState(0);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    const next = Math.round(element.getBoundingClientRect().top + window.scrollY);
-    if (next !== top) setTop(next);
-  });
-  return top;
-}
 
 function FiltersForm({ filters, onApply }: { filters: AuditFilters; onApply: (filters: AuditFilters) => void }) {
   const { t } = useTranslation();

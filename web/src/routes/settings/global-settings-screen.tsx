@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getSettings, updateSettings } from '../../api/settings';
-import { showError, showSuccess } from '../../lib/notify';
+import { showSuccess } from '../../lib/notify';
 import { useAppSettings } from '../../stores/app-settings-store';
 import { CommandsCard } from './global/commands-card';
 import { DefaultsCard } from './global/defaults-card';

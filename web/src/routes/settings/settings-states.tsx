@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { ErrorScreen } from '../../components/errors/error-screen';
-import { isApiError } from '../../api/api-error';
+import { errorCodeOf } from '../../api/api-error';
 
 export function SettingsLoading() {
   const { t } = useTranslation();
@@ -11,7 +11,7 @@ export function SettingsLoading() {
   );
 }
 
-/** A screen whose data could not be loaded shows the error page for the HTTP status. */
+/** A screen whose data could not be loaded shows the error page for the failure's code. */
 export function SettingsLoadError({ error }: { error: unknown }) {
-  return <ErrorScreen status={isApiError(error) ? error.status : 500} />;
+  return <ErrorScreen code={errorCodeOf(error)} />;
 }

@@ -9,7 +9,7 @@ import { createUser, getUser, updateUser } from '../../api/users';
 import { ErrorScreen } from '../../components/errors/error-screen';
 import { draftFromDefaults, draftFromUser, meaningfulRules, splitWords, type UserDraft } from '../../components/forms/user-draft';
 import { UserForm } from '../../components/forms/user-form';
-import { showError, showSuccess } from '../../lib/notify';
+import { showSuccess } from '../../lib/notify';
 import { useAppSettings } from '../../stores/app-settings-store';
 import { openDialog } from '../../stores/dialog-store';
 import { renewSession, useSession } from '../../stores/session-store';
@@ -174,7 +174,7 @@ export function UserScreen() {
   const isNew = id === undefined;
   return (
     <SettingsPage title={isNew ? t('settings.newUser') : t('settings.editUser')}>
-      {isNew ? <NewUser /> : /^\d{1,10}$/.test(id) ? <EditUser id={Number(id)} /> : <ErrorScreen status={404} />}
+      {isNew ? <NewUser /> : /^\d{1,10}$/.test(id) ? <EditUser id={Number(id)} /> : <ErrorScreen code="not_found" />}
     </SettingsPage>
   );
 }

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { CircleAlert, CircleCheck, Inbox, UploadCloud } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../api/api-error';
+import { errorCodeOf, isApiError } from '../../api/api-error';
 import { fetchFileRequest, fileRequestEndpoint, fileRequestHeaders } from '../../api/file-requests';
 import { ErrorScreen } from '../../components/errors/error-screen';
 import { currentLocaleTag } from '../../i18n/i18n';
@@ -204,9 +204,9 @@ export function FileRequestPage({ hash }: { hash: string }) {
         setPrompt('none');
         return info;
       } catch (error) {
-        const status = isApiError(error) ? error.status : undefined;
-        if (status === 401) setPrompt(password === undefined ? 'ask' : 'wrong');
-        else if (status === 429) setPrompt('throttled');
+        const code = isApiError(error) ? error.code : undefined;
+        if (code === 'unauthorized') setPrompt(password === undefined ? 'ask' : 'wrong');
+        else if (code === 'too_many_requests') setPrompt('throttled');
         throw error;
       }
     },
@@ -232,7 +232,7 @@ export function FileRequestPage({ hash }: { hash: string }) {
 
   if (shown) return <FileRequestView hash={hash} info={shown} password={password} onChanged={() => void query.refetch()} />;
   if (passwordState.isRequired) return <SharePasswordForm state={passwordState} />;
-  if (query.isError) return <ErrorScreen status={isApiError(query.error) ? query.error.status : 500} />;
+  if (query.isError) return <ErrorScreen code={errorCodeOf(query.error)} />;
   return (
     <div className="share-page__loading" role="status">
       <div className="spinner" aria-hidden="true" />

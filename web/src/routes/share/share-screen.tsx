@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { isApiError } from '../../api/api-error';
+import { errorCodeOf } from '../../api/api-error';
 import { publicDownloadUrl, publicPreviewUrl, publicSubtitleUrl } from '../../api/public-shares';
 import { ErrorScreen } from '../../components/errors/error-screen';
 import { copyLink } from '../../components/share/copy-link';
@@ -190,10 +190,10 @@ function SharePage({ hash, path }: { hash: string; path: string }) {
   }
   if (password.isRequired) return <SharePasswordForm state={password} />;
   if (query.isError) {
-    const status = isApiError(query.error) ? query.error.status : 500;
+    const code = errorCodeOf(query.error);
     // Upload-only links answer 404 to every read: such a link opens as a drop zone instead.
-    if (status === 404 && path === '/') return <FileRequestPage hash={hash} />;
-    return <ErrorScreen status={status} />;
+    if (code === 'not_found' && path === '/') return <FileRequestPage hash={hash} />;
+    return <ErrorScreen code={code} />;
   }
   return (
     <div className="share-page__loading" role="status">
@@ -209,7 +209,7 @@ export function ShareScreen() {
   const parsed = shareLocationOf(location.pathname);
   return (
     <div className="page share-page">
-      {parsed ? <SharePage key={parsed.hash} hash={parsed.hash} path={parsed.path} /> : <ErrorScreen status={404} />}
+      {parsed ? <SharePage key={parsed.hash} hash={parsed.hash} path={parsed.path} /> : <ErrorScreen code="not_found" />}
     </div>
   );
 }

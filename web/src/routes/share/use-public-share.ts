@@ -11,7 +11,7 @@ import { fetchPublicShare, type ShareCredentials } from '../../api/public-shares
  */
 const useShareTokens = create<{ tokens: Record<string, string> }>(() => ({ tokens: {} }));
 
-export function useShareToken(hash: string): string | undefined {
+function useShareToken(hash: string): string | undefined {
   return useShareTokens((state) => state.tokens[hash]);
 }
 
@@ -65,11 +65,11 @@ export function usePublicShare(hash: string, path: string) {
         setPrompt('none');
         return resource;
       } catch (error) {
-        const status = isApiError(error) ? error.status : undefined;
-        if (status === 401) {
+        const code = isApiError(error) ? error.code : undefined;
+        if (code === 'unauthorized') {
           if (current) rememberToken(hash, undefined);
           setPrompt(!current && tried !== undefined ? 'wrong' : 'ask');
-        } else if (status === 429 && tried !== undefined) {
+        } else if (code === 'too_many_requests' && tried !== undefined) {
           setPrompt('throttled');
         }
         throw error;

@@ -1,20 +1,20 @@
 import type { TrashItem, TrashList, TrashSortField } from '@burrow/protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp, RotateCcw, Trash2, X } from 'lucide-react';
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../api/api-error';
+import { errorCodeOf, isApiError } from '../../api/api-error';
 import { deleteForever, emptyTrash, listTrash, restoreFromTrash } from '../../api/trash';
 import { ErrorScreen } from '../../components/errors/error-screen';
 import { ItemIcon } from '../../components/listing/item-icon';
-import { useWindowRows } from '../../components/listing/use-window-rows';
+import { useDocumentTop, useWindowRows } from '../../components/listing/use-window-rows';
 import { currentLocaleTag } from '../../i18n/i18n';
 import { formatAbsolute, formatRelative } from '../../lib/format-date';
 import { formatSize } from '../../lib/format-size';
 import { showError, showSuccess } from '../../lib/notify';
 import { openDialog } from '../../stores/dialog-store';
 import { useSession } from '../../stores/session-store';
-import type { ReplaceRenameChoice } from '../../dialogs/choice-dialog';
+import type { ReplaceRenameChoice } from '../../dialogs/dialog-types';
 import { usePageTitle } from '../use-page-title';
 import './trash-screen.css';
 
@@ -30,17 +30,6 @@ function askReplaceOrRename(name: string): Promise<ReplaceRenameChoice> {
   return new Promise((resolve) => openDialog('replace-rename', { names: [name], onChoice: resolve }));
 }
 
-/** The document offset of the list's first row, which the page-scrolled window starts at. */
-function useDocumentTop(ref: React.RefObject<HTMLElement | null>) {
-  const [top, setTop] = useState(0);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    const next = Math.round(element.getBoundingClientRect().top + window.scrollY);
-    if (next !== top) setTop(next);
-  });
-  return top;
-}
 
 function SortHeader({ field, label, sort, onSort }: { field: TrashSortField; label: string; sort: Sort; onSort: (field: TrashSortField) => void }) {
   const { t } = useTranslation();
@@ -184,7 +173,7 @@ export function TrashScreen() {
       try {
         result = await restoreFromTrash(item.id);
       } catch (error) {
-        if (!isApiError(error) || error.status !== 409) throw error;
+        if (!isApiError(error) || error.code !== 'conflict') throw error;
         const choice = await askReplaceOrRename(item.name);
         if (choice === 'cancel') return;
         result = await restoreFromTrash(item.id, choice === 'rename' ? { rename: true } : { override: true });
@@ -235,7 +224,7 @@ export function TrashScreen() {
       </div>
     );
   } else if (query.isError) {
-    body = <ErrorScreen status={isApiError(query.error) ? query.error.status : 500} />;
+    body = <ErrorScreen code={errorCodeOf(query.error)} />;
   } else if (query.data.total === 0) {
     body = (
       <div className="trash__empty">

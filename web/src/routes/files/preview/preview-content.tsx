@@ -7,8 +7,9 @@ import { previewUrl, subtitleUrl } from '../../../api/previews';
 import { rawUrl } from '../../../api/resources';
 import { FileCard } from '../../../components/preview/file-card';
 import { ImageViewer } from '../../../components/preview/image-viewer';
-import { AudioPlayer, PdfFrame, VideoPlayer } from '../../../components/preview/media-player';
+import { AudioPlayer, VideoPlayer } from '../../../components/preview/media-player';
 import type { SwipeDirection } from '../../../components/preview/use-zoom-pan';
+import { PdfPreview } from '../../../features/preview/pdf-preview';
 import { currentLocaleTag } from '../../../i18n/i18n';
 import { formatModified } from '../../../lib/format-date';
 import { formatSize } from '../../../lib/format-size';
@@ -94,7 +95,7 @@ export function PreviewContent({ file, onSwipe }: PreviewContentProps) {
       return <AudioPlayer url={rawUrl(file.path, { inline: true })} name={file.name} />;
     case 'pdf':
       return (
-        <PdfFrame
+        <PdfPreview
           url={rawUrl(file.path, { inline: true })}
           downloadUrl={rawUrl(file.path)}
           name={file.name}

@@ -4,7 +4,7 @@ import { parentPath } from '../../../lib/paths';
 import { useResource } from '../use-resource';
 
 /** Items the preview pages through: files, but not the text files the editor opens. */
-export function isPreviewable(item: Pick<ResourceItem, 'isDir' | 'type'>): boolean {
+function isPreviewable(item: Pick<ResourceItem, 'isDir' | 'type'>): boolean {
   return !item.isDir && item.type !== 'text' && item.type !== 'textImmutable';
 }
 

@@ -12,7 +12,7 @@ import { SettingsCard } from '../settings-card';
 import { useSaveAction } from '../use-save-action';
 
 /** The fields this card saves; the profile sends exactly these names. */
-export const PreferenceFields = ['locale', 'hideDotfiles', 'singleClick', 'redirectAfterCopyMove', 'dateFormat', 'aceEditorTheme'] as const;
+const PreferenceFields = ['locale', 'hideDotfiles', 'singleClick', 'redirectAfterCopyMove', 'dateFormat', 'aceEditorTheme'] as const;
 type Preferences = Pick<User, (typeof PreferenceFields)[number]>;
 
 function preferencesOf(user: TokenUser): Preferences {

@@ -12,7 +12,7 @@ import { SettingsLoadError, SettingsLoading } from '../settings-states';
 import { SettingsTable } from '../settings-table';
 import { usePermissionLabels } from './permission-labels';
 
-export const apiTokensQueryKey = ['api-tokens'] as const;
+const apiTokensQueryKey = ['api-tokens'] as const;
 
 function When({ value, never }: { value: string | null; never: string }) {
   const locale = currentLocaleTag();

@@ -10,7 +10,7 @@ import { SettingsLoadError, SettingsLoading } from '../settings-states';
 import { useSaveAction } from '../use-save-action';
 import { EnrolmentSecret, RecoveryCodeList } from './two-factor-parts';
 
-export const twoFactorQueryKey = ['two-factor'] as const;
+const twoFactorQueryKey = ['two-factor'] as const;
 
 /**
  * Two-factor on the profile: set it up (a QR code and the key as text, turned on by a first

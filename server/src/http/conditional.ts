@@ -1,4 +1,16 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import fresh from 'fresh';
+
+/*
+ * Conditional requests and byte ranges (RFC 9110 sections 13 and 14) for anything sent with
+ * validators: files, previews, WebDAV GET.
+ *
+ * If-None-Match and If-Modified-Since (the 304 decision) go through the `fresh` package. Range
+ * parsing stays here instead of using `range-parser`: that package answers 416 where RFC 9110
+ * says an invalid range set must be ignored (`bytes=4-3`), accepts digits followed by junk
+ * (`bytes=1x-2` through parseInt), and has no bound on the number of ranges or on overlapping
+ * ranges that add up to more than the file; conditional.test.ts pins each of these.
+ */
 
 /** Validators of one file version, as sent in ETag and Last-Modified. */
 export type Validators = {
@@ -60,15 +72,14 @@ export function evaluatePreconditions(headers: IncomingHttpHeaders, validators: 
     const since = parseHttpDate(headerValue(headers, 'if-unmodified-since'));
     if (since !== undefined && wholeSeconds(validators.mtimeMs) > wholeSeconds(since)) return 412;
   }
+  // RFC 9110 section 13.2.2: If-Modified-Since is ignored when If-None-Match is present. The
+  // request's Cache-Control is not handed on: `no-cache` asks caches to revalidate, and a 304
+  // from here is that revalidation.
   const ifNoneMatch = headerValue(headers, 'if-none-match');
-  if (ifNoneMatch !== undefined) {
-    const tags = parseEtagList(ifNoneMatch);
-    if (tags.includes('*') || tags.some((tag) => weakMatch(tag, validators.etag))) return 304;
-    return undefined;
-  }
-  const modifiedSince = parseHttpDate(headerValue(headers, 'if-modified-since'));
-  if (modifiedSince !== undefined && wholeSeconds(validators.mtimeMs) <= wholeSeconds(modifiedSince)) return 304;
-  return undefined;
+  const ifModifiedSince = headerValue(headers, 'if-modified-since');
+  if (ifNoneMatch === undefined && ifModifiedSince === undefined) return undefined;
+  const conditions = ifNoneMatch !== undefined ? { 'if-none-match': ifNoneMatch } : { 'if-modified-since': ifModifiedSince };
+  return fresh(conditions, { etag: validators.etag, 'last-modified': new Date(validators.mtimeMs).toUTCString() }) ? 304 : undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type net from 'node:net';
-import { callOnPool, libcErrno, libcFunction } from '../../storage/libc.js';
+import { callOnPool, libcErrno, libcFunction } from '../storage/libc.js';
 
 /**
  * The kernel's `sendfile(2)`: file bytes go from the page cache to a socket without passing

@@ -4,14 +4,14 @@ import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { notFound } from '../../errors.js';
-import { sendStatus } from '../../plugins/error-handler.js';
-import type { ResolvedPath } from '../../storage/scoped-fs.js';
-import { baseName } from '../../storage/virtual-path.js';
+import { notFound } from '../errors.js';
+import { sendStatus } from './status.js';
+import type { ResolvedPath } from '../storage/scoped-fs.js';
+import { baseName } from '../storage/virtual-path.js';
 import { contentDisposition } from './content-disposition.js';
 import { FILE_CHUNK, FileRangeStream } from './file-range-stream.js';
 import { loadZeroCopy } from './zero-copy.js';
-import { evaluatePreconditions, rangeFor, type ByteRange, type Validators } from './http-conditional.js';
+import { evaluatePreconditions, rangeFor, type ByteRange, type Validators } from './conditional.js';
 import { inlinePolicy, RAW_CSP, SANDBOX_CSP } from './inline-policy.js';
 
 export type SendFileOptions = {

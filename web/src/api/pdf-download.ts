@@ -1,4 +1,4 @@
-import { apiUrl, readChunk, request } from '../../api/http-client';
+import { apiUrl, readChunk, request } from './http-client';
 
 /** Larger PDFs are offered for download instead: the viewer holds the whole file in memory. */
 export const PdfSizeLimit = 200 * 1024 * 1024;

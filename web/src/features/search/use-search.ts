@@ -1,16 +1,9 @@
-import type { SearchResult } from '@burrow/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../api/api-error';
 import { searchFolder } from '../../api/search';
+import type { SearchControls } from '../../components/search/search-overlay';
 
-export type SearchStatus = 'idle' | 'searching' | 'done' | 'failed';
-
-export type SearchState = {
-  results: SearchResult[];
-  status: SearchStatus;
-  /** The message of a failed search. */
-  error: string | null;
-};
+type SearchState = Omit<SearchControls, 'run' | 'reset'>;
 
 const idle: SearchState = { results: [], status: 'idle', error: null };
 
@@ -18,7 +11,7 @@ const idle: SearchState = { results: [], status: 'idle', error: null };
  * One search at a time in `folder`: `run` aborts the previous request and streams the new one's
  * results into the list as they arrive; `reset` aborts and empties it. Unmounting aborts too.
  */
-export function useSearch(folder: string) {
+export function useSearch(folder: string): SearchControls {
   const [state, setState] = useState<SearchState>(idle);
   const controllerRef = useRef<AbortController | null>(null);
 

@@ -2,6 +2,11 @@
  * Content-Disposition for downloads (RFC 6266). The real name travels in `filename*` as RFC 5987
  * UTF-8 percent-encoding; a plain `filename="…"` fallback carries an ASCII approximation for
  * clients that ignore the extended form.
+ *
+ * Written here rather than taken from the `content-disposition` package: that package leaves
+ * `filename*` out for plain ASCII names, spells the charset `UTF-8` and keeps Latin-1 letters in
+ * the quoted fallback, while the filebrowser wire format this server keeps sends
+ * `filename*=utf-8''…` on every download (the route tests pin the exact header).
  */
 
 /** Characters RFC 5987 allows unencoded in an ext-value (`attr-char`). */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../api/api-error';
-import { configureHttpClient } from '../../api/http-client';
+import { ApiError } from './api-error';
+import { configureHttpClient } from './http-client';
 import { downloadPdf, type PdfProgress } from './pdf-download';
 
 /** A response whose body arrives in the given pieces. */

@@ -5,7 +5,7 @@ import { currentFolder, filesPathOf } from '../../routes/files/files-path';
 import { OpenSearchEvent } from '../../stores/app-events';
 
 // The overlay itself (box, filters, streamed results) is fetched when it first opens.
-const SearchOverlay = lazy(async () => ({ default: (await import('./search-overlay')).SearchOverlay }));
+const SearchPanel = lazy(async () => ({ default: (await import('./search-panel')).SearchPanel }));
 
 const StateKey = 'burrowSearch';
 /**
@@ -50,7 +50,7 @@ export function SearchHost() {
   };
   return (
     <Suspense fallback={null}>
-      <SearchOverlay folder={currentFolder(location.pathname, queryClient)} onClose={close} />
+      <SearchPanel folder={currentFolder(location.pathname, queryClient)} onClose={close} />
     </Suspense>
   );
 }

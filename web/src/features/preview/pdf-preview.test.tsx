@@ -1,7 +1,8 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PdfViewerCommand, PdfViewerEvent, PdfViewerLabels } from '../../pdf-viewer/messages';
-import { PdfFrame, type PdfFrameLabels } from './pdf-frame';
+import type { PdfFrameLabels } from '../../components/preview/pdf-frame';
+import { PdfPreview } from './pdf-preview';
 
 const viewerLabels: PdfViewerLabels = {
   toolbar: 'PDF controls',
@@ -31,7 +32,7 @@ const labels: PdfFrameLabels = {
 const PdfBytes = new TextEncoder().encode('%PDF-1.4 sample');
 
 function renderFrame() {
-  render(<PdfFrame url="/api/raw/docs/a.pdf?inline=true" downloadUrl="/api/raw/docs/a.pdf" name="a.pdf" labels={labels} />);
+  render(<PdfPreview url="/api/raw/docs/a.pdf?inline=true" downloadUrl="/api/raw/docs/a.pdf" name="a.pdf" labels={labels} />);
   const frame = document.querySelector('iframe')!;
   const posted = vi.spyOn(frame.contentWindow!, 'postMessage').mockImplementation(() => undefined);
   /** A message as if the given window had sent it. */
@@ -50,7 +51,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('PdfFrame', () => {
+describe('PdfPreview', () => {
   it('is a frame sandboxed with scripts only, titled with the file name', () => {
     const { frame } = renderFrame();
     expect(frame.getAttribute('sandbox')).toBe('allow-scripts');

@@ -3,8 +3,9 @@ import { useLocation } from 'react-router';
 import { currentFolder, filesPathOf } from '../../routes/files/files-path';
 import { useAppSettings } from '../../stores/app-settings-store';
 import { useSession } from '../../stores/session-store';
-import { ShellPanel } from './shell-panel';
-import { canUseShell, useShellPanel } from './shell-store';
+import { runCommand } from '../../api/commands';
+import { ShellPanel } from '../../components/shell/shell-panel';
+import { canUseShell, useShellPanel } from '../../components/shell/shell-store';
 
 /** Shows the shell panel on the files screen while it is toggled on and the user may run commands. */
 export function ShellHost() {
@@ -15,5 +16,5 @@ export function ShellHost() {
   const user = useSession((state) => state.user);
   const settings = useAppSettings((state) => state.settings);
   if (!isOpen || !canUseShell(user, settings) || filesPathOf(location.pathname) === undefined) return null;
-  return <ShellPanel folderOf={() => currentFolder(location.pathname, queryClient)} onClose={() => setOpen(false)} />;
+  return <ShellPanel runCommand={runCommand} folderOf={() => currentFolder(location.pathname, queryClient)} onClose={() => setOpen(false)} />;
 }

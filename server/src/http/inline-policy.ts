@@ -1,4 +1,4 @@
-import { isActiveContent, isScriptOrStyle, mimeTypeOf } from '../../storage/mime.js';
+import { isActiveContent, isScriptOrStyle, mimeTypeOf } from '../storage/mime.js';
 
 /**
  * Policy for active content shown inline: the document is sandboxed into an opaque origin with
@@ -19,7 +19,7 @@ function isBinary(sample: Buffer): boolean {
 }
 
 /** What scripts and style sheets are served as inline: readable, never runnable. */
-export const INERT_TEXT = 'text/plain; charset=utf-8';
+const INERT_TEXT = 'text/plain; charset=utf-8';
 
 /**
  * Type and sandboxing of a file shown inline. The type comes from the extension; without one,
