@@ -7,7 +7,7 @@
 // array buffers), and what is left for native allocations (SQLite, malloc arenas, thread
 // stacks, the node binary). A bare `node` process idling in the same run is the floor.
 //
-//   node bench/memory.mjs        BENCH_MEMORY_ENTRIES=300000 BENCH_MEMORY_ROUNDS=3
+//   node bench/memory.mjs        BENCH_MEMORY_ENTRIES=300000 BENCH_MEMORY_ROUNDS=1
 //                                BENCH_MEMORY_NODE_ARGS="--max-semi-space-size=1" (extra flags)
 //                                BENCH_MEMORY_ENV="MALLOC_ARENA_MAX=2" (extra environment)
 import { spawn } from 'node:child_process';
@@ -24,7 +24,7 @@ const repo = path.resolve(here, '..');
 const env = process.env;
 const ENTRIES = Number(env.BENCH_MEMORY_ENTRIES ?? 300_000);
 const PER_FOLDER = 300;
-const ROUNDS = Number(env.BENCH_MEMORY_ROUNDS ?? 3);
+const ROUNDS = Number(env.BENCH_MEMORY_ROUNDS ?? 1);
 const NODE_ARGS = (env.BENCH_MEMORY_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const EXTRA_ENV = Object.fromEntries((env.BENCH_MEMORY_ENV ?? '').split(' ').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
 // Seconds the server is left alone once idle before it is sampled (it collects and trims what
