@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Files benchmark: Burrow against nginx on 127.0.0.1 for a 100,000-entry listing and a 1 GiB
-// download, then a streamed zip of a 1 GiB folder of 10,000 files with Burrow's memory sampled.
+// download, then a streamed zip of a 1 GiB folder of 10,000 files with Burrow's memory sampled,
+// then that folder in every archive format beside `tar` and the same compressor at the same level
+// (BENCH_FORMATS to choose formats, '' for none; BENCH_FORMAT_RUNS runs each).
 // Data lives in a temporary folder that is removed afterwards. Sizes can be lowered through the
 // environment (BENCH_LIST_ENTRIES, BENCH_FILE_MB, BENCH_ARCHIVE_FILES, BENCH_ARCHIVE_MB,
 // BENCH_RUNS) for a quick run.
@@ -227,6 +229,135 @@ async function measureArchive(burrow) {
   };
 }
 
+/**
+ * The same tools at the same levels as Burrow's formats, where they are installed: each run is
+ * `tar -cf - archive | <tool>` (for gzip `tar -czf -`, which runs gzip -6 beside tar just so),
+ * read to the end. Formats without such a tool (snappy framing, brotli when absent) have none.
+ */
+const REFERENCES = {
+  tar: { tool: null, label: 'tar -cf' },
+  targz: { tool: null, label: 'tar -czf (gzip -6)', tarFlag: '-z' },
+  tarbz2: { tool: ['bzip2', '-c', '-9'], label: 'tar | bzip2 -9' },
+  tarxz: { tool: ['xz', '-c', '-2', '-T1'], label: 'tar | xz -2 -T1' },
+  tarzst: { tool: ['zstd', '-c', '-3', '-q'], label: 'tar | zstd -3' },
+  tarlz4: { tool: ['lz4', '-c', '-1', '-q'], label: 'tar | lz4 -1' },
+  tarbr: { tool: ['brotli', '-c', '-q', '4'], label: 'tar | brotli -q 4' },
+};
+
+function commandExists(command) {
+  try {
+    execFileSync(command, ['--help'], { stdio: 'ignore', timeout: 5000 });
+    return true;
+  } catch (error) {
+    return error.code !== 'ENOENT';
+  }
+}
+
+/** Runs `tar` (and a compressor after it) over the archive folder; resolves with the seconds and bytes. */
+function referenceTimed(reference) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const tar = spawn('tar', [reference.tarFlag ? `-c${reference.tarFlag.slice(1)}f` : '-cf', '-', 'archive'], { cwd: data, stdio: ['ignore', 'pipe', 'inherit'] });
+    let last = tar;
+    if (reference.tool) {
+      last = spawn(reference.tool[0], reference.tool.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
+      tar.stdout.pipe(last.stdin);
+    }
+    let bytes = 0;
+    last.stdout.on('data', (chunk) => (bytes += chunk.length));
+    last.on('error', reject);
+    last.on('close', (code) => {
+      if (code !== 0) reject(new Error(`${reference.label} exited with ${code}`));
+      else resolve({ seconds: Number(process.hrtime.bigint() - started) / 1e9, bytes });
+    });
+  });
+}
+
+/**
+ * Every archive format of the same folder, Burrow's time beside its reference tool's in the
+ * same run (BENCH_FORMAT_RUNS each, alternating, medians), with Burrow's CPU time and its memory
+ * growth over the whole series.
+ */
+async function measureFormats(burrow) {
+  const runs = Number(env.BENCH_FORMAT_RUNS ?? 1);
+  const formats = (env.BENCH_FORMATS ?? 'zip tar targz tarbz2 tarxz tarlz4 tarsz tarbr tarzst').split(' ').filter(Boolean);
+  const pid = burrow.child.pid;
+  const results = [];
+  for (const format of formats) {
+    const reference = REFERENCES[format];
+    const usable = reference && (reference.tool === null || commandExists(reference.tool[0]));
+    const burrowTimes = [];
+    const referenceTimes = [];
+    let cpuSeconds = 0;
+    let archiveBytes = 0;
+    let referenceBytes = 0;
+    await waitUntilIdle(pid, 30_000);
+    const before = memoryOf(pid).rss;
+    let peak = before;
+    const sampler = setInterval(() => {
+      try {
+        peak = Math.max(peak, memoryOf(pid).rss);
+      } catch {
+        // process gone
+      }
+    }, 50);
+    for (let run = 0; run < runs; run++) {
+      if (usable) {
+        const fromReference = await referenceTimed(reference);
+        referenceTimes.push(fromReference.seconds);
+        referenceBytes = fromReference.bytes;
+      }
+      const ticks = cpuTicksOf(pid);
+      const fromBurrow = await fetchTimed(burrow.port, `/api/raw/archive/?algo=${format}`, { 'x-auth': burrow.token });
+      if (fromBurrow.status !== 200) throw new Error(`${format} archive answered ${fromBurrow.status}`);
+      cpuSeconds += (cpuTicksOf(pid) - ticks) / 100;
+      burrowTimes.push(fromBurrow.seconds);
+      archiveBytes = fromBurrow.bytes;
+    }
+    clearInterval(sampler);
+    const burrowS = median(burrowTimes);
+    const referenceS = usable ? median(referenceTimes) : undefined;
+    const row = {
+      format,
+      runs,
+      burrowS,
+      burrowCpuS: cpuSeconds / runs,
+      archiveMiB: archiveBytes / MiB,
+      reference: usable ? reference.label : undefined,
+      referenceS,
+      referenceMiB: usable ? referenceBytes / MiB : undefined,
+      ratio: referenceS ? burrowS / referenceS : undefined,
+      growthMB: (peak - before) / 1e6,
+    };
+    log(`${format}: ${burrowS.toFixed(1)} s${referenceS ? `, ${reference.label} ${referenceS.toFixed(1)} s (${row.ratio.toFixed(2)}×)` : ''}, +${row.growthMB.toFixed(0)} MB`);
+    results.push(row);
+  }
+  return results;
+}
+
+function formatsTable(formats) {
+  const rows = [['Format', 'Burrow', 'CPU', 'Size', 'Reference', 'Reference time', 'Ratio', 'Memory growth']];
+  for (const row of formats) {
+    rows.push([
+      row.format,
+      `${row.burrowS.toFixed(1)} s`,
+      `${row.burrowCpuS.toFixed(1)} s`,
+      `${row.archiveMiB.toFixed(0)} MiB`,
+      row.reference ?? '-',
+      row.referenceS ? `${row.referenceS.toFixed(1)} s (${row.referenceMiB.toFixed(0)} MiB)` : '-',
+      row.ratio ? `${row.ratio.toFixed(2)}×` : '-',
+      `+${row.growthMB.toFixed(0)} MB`,
+    ]);
+  }
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((cells) => String(cells[column]).length)));
+  return rows
+    .map((cells, index) => {
+      const line = '| ' + cells.map((cell, column) => String(cell).padEnd(widths[column])).join(' | ') + ' |';
+      return index === 0 ? line + '\n|' + widths.map((width) => '-'.repeat(width + 2)).join('|') + '|' : line;
+    })
+    .join('\n');
+}
+
 function table(results) {
   const rows = [
     ['Measure', 'nginx', 'Burrow', 'Ratio', 'Target', 'Met'],
@@ -275,6 +406,7 @@ async function main() {
   log(`listing done: ${listing.ratio.toFixed(2)}×`);
   const download = await measureDownload(nginx, burrow);
   log(`download done: ${download.ratio.toFixed(2)}×`);
+  const formats = env.BENCH_FORMATS === '' ? [] : await measureFormats(burrow);
   const results = {
     date: new Date().toISOString(),
     // Other work on the machine skews every figure: the load average travels with the results.
@@ -283,12 +415,13 @@ async function main() {
     listing,
     download,
     archive,
+    formats,
   };
   const folder = path.join(here, 'results');
   fs.mkdirSync(folder, { recursive: true });
   const file = path.join(folder, `files-${results.date.replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
-  process.stdout.write(table(results) + '\n\n' + `load average ${results.machine.loadAverage.join(' ')} on ${results.machine.cpus} cores; results: ${path.relative(repo, file)}\n`);
+  process.stdout.write(table(results) + '\n\n' + (formats.length > 0 ? formatsTable(formats) + '\n\n' : '') + `load average ${results.machine.loadAverage.join(' ')} on ${results.machine.cpus} cores; results: ${path.relative(repo, file)}\n`);
 }
 
 await runBench(main, { name: 'bench', deadlineMs: DEADLINE_MS });

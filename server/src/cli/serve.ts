@@ -1,17 +1,23 @@
 import type { Config } from '../config.js';
 import { buildApp } from '../app.js';
+import { limitMallocArenas, startIdleTrimmer, type IdleTrimmer } from '../storage/memory-trim.js';
 
 /** Builds the app, listens, and shuts down gracefully on SIGINT/SIGTERM. */
 export async function serve(config: Config): Promise<void> {
+  // Before the thread pool allocates: a server keeps its memory in few malloc arenas, and gives
+  // what they hold free back once it goes idle after work.
+  limitMallocArenas();
   // The generated first-run password goes straight to the terminal: a quiet log level must not
   // swallow the only copy of it.
   const app = await buildApp(config, {
     onAdminPassword: (password) => process.stdout.write(`created user "admin" with the generated password ${password} (shown once; change it after logging in)\n`),
   });
   let closing = false;
+  let trimmer: IdleTrimmer | undefined;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    trimmer?.stop();
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
@@ -26,5 +32,6 @@ export async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   const address = await app.listen({ host: config.address, port: config.port });
+  trimmer = startIdleTrimmer();
   app.log.info(`Burrow serving ${config.root} at ${address}${config.baseURL}/`);
 }

@@ -1,12 +1,20 @@
-import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
-import bcrypt from 'bcryptjs';
 import { badRequest } from '../../errors.js';
 import { isCommonPassword } from './common-passwords.js';
+
+/** The hashing libraries load on first use: a server nobody logs in to never carries them. */
+let argon: Promise<typeof import('@node-rs/argon2')> | undefined;
+const loadArgon = () => (argon ??= import('@node-rs/argon2'));
+let bcryptModule: Promise<typeof import('bcryptjs')> | undefined;
+const loadBcrypt = () => (bcryptModule ??= import('bcryptjs'));
+
+async function argonVerify(hash: string, password: string): Promise<boolean> {
+  return (await loadArgon()).verify(hash, password);
+}
 
 const ARGON_OPTIONS = { algorithm: 2 /* Argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
 export async function hashPassword(password: string): Promise<string> {
-  return argonHash(password, ARGON_OPTIONS);
+  return (await loadArgon()).hash(password, ARGON_OPTIONS);
 }
 
 /** A real hash of a random string: unknown users are checked against it so they take as long. */
@@ -21,7 +29,7 @@ export async function verifyPassword(password: string, storedHash: string | unde
   const hash = storedHash || (await getDummyHash());
   try {
     if (hash.startsWith('$argon2')) return await argonVerify(hash, password);
-    if (/^\$2[abxy]\$/.test(hash)) return await bcrypt.compare(password, hash);
+    if (/^\$2[abxy]\$/.test(hash)) return await (await loadBcrypt()).default.compare(password, hash);
   } catch {
     return false;
   }

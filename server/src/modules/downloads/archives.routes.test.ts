@@ -132,6 +132,15 @@ describe('folder archives in every format', () => {
     });
   }
 
+  it('every compressed format carries, byte for byte, the tar stream of algo=tar', async () => {
+    const plain = (await download('/api/raw/docs/?algo=tar')).body;
+    for (const [algo, suffix, , decode] of compressed) {
+      const response = await download(`/api/raw/docs/?algo=${algo}`);
+      expect(decode(save(response.body, `same${suffix}`), response.body).equals(plain), algo).toBe(true);
+    }
+    // Six archives of 9 MiB one after the other, bzip2 and xz among them.
+  }, 240_000);
+
   it('tarsz: Snappy framing format with its stream identifier, decoded by a framed decoder', async () => {
     const response = await download('/api/raw/docs/?algo=tarsz');
     expect(response.headers['content-disposition']).toContain("filename*=utf-8''docs.tar.sz");

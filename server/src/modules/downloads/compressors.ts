@@ -72,6 +72,8 @@ class SnappyFramedStream extends Transform {
 }
 
 const LZ4_BLOCK = 4 * 1024 * 1024;
+/** Output chunk of the zlib streams (gzip, brotli). */
+const ZLIB_CHUNK = 128 * 1024;
 
 /**
  * The compression stage for a tar-based format, or undefined for plain tar and zip (zip
@@ -84,7 +86,9 @@ export async function createCompressor(format: ArchiveFormat): Promise<Duplex | 
     case 'tar':
       return undefined;
     case 'targz':
-      return zlib.createGzip({ level: 6 });
+      // gzip's own level. Output comes back from the thread pool a chunk at a time: 128 KiB
+      // chunks instead of the default 16 KiB take eight times fewer trips for the same bytes.
+      return zlib.createGzip({ level: 6, chunkSize: ZLIB_CHUNK });
     case 'tarbz2':
       return createBzip2Stream();
     case 'tarxz': {
@@ -103,6 +107,7 @@ export async function createCompressor(format: ArchiveFormat): Promise<Duplex | 
     case 'tarbr':
       // Brotli's default quality (11) runs at about 1 MB/s; 4 streams at tens of MB/s.
       return zlib.createBrotliCompress({
+        chunkSize: ZLIB_CHUNK,
         params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_GENERIC },
       });
     case 'tarzst': {

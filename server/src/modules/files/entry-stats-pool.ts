@@ -6,6 +6,9 @@ import type { StatRequest } from './entry-stats.worker.js';
 /** Worker failures after which stats stay on the main thread for good. */
 const MAX_FAILURES = 3;
 
+/** Workers idle this long are stopped (each is a whole V8 instance, megabytes of memory); the next big listing starts them again. */
+const IDLE_MS = 30_000;
+
 type Pending = { resolve: (columns: StatColumns) => void; reject: (error: Error) => void };
 
 /**
@@ -27,7 +30,7 @@ function spawnWorker(): Worker {
  * the names. The main thread stays free for other requests, the work runs on several cores, and
  * the garbage of 100,000 stat objects never reaches the main heap (where collecting it took
  * longer than the stats themselves). Workers start on first use, do not keep the process alive,
- * and are replaced if one fails; after repeated failures `stat` answers undefined and callers
+ * are stopped after IDLE_MS without work, and are replaced if one fails; after repeated failures `stat` answers undefined and callers
  * stat on their own thread.
  */
 export class EntryStatPool {
@@ -35,8 +38,17 @@ export class EntryStatPool {
   #failures = 0;
   #nextId = 1;
   readonly #pending = new Map<number, Pending>();
+  #idleTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly size: number) {}
+  constructor(
+    private readonly size: number,
+    private readonly idleMs = IDLE_MS,
+  ) {}
+
+  /** Whether worker threads are running now. */
+  get running(): boolean {
+    return this.#workers !== undefined;
+  }
 
   get available(): boolean {
     return this.#failures < MAX_FAILURES;
@@ -72,6 +84,8 @@ export class EntryStatPool {
   }
 
   #start(): Worker[] | undefined {
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = undefined;
     if (this.#workers) return this.#workers;
     if (!this.available) return undefined;
     const workers: Worker[] = [];
@@ -92,11 +106,29 @@ export class EntryStatPool {
       const pending = this.#pending.get(message.id);
       this.#pending.delete(message.id);
       pending?.resolve(message.columns);
+      if (this.#pending.size === 0) this.#retireWhenIdle();
     });
     const fail = (error: Error) => this.#fail(worker, error);
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`stat worker exited with code ${code}`)));
     return worker;
+  }
+
+  /** Stops the workers once no request has come for `idleMs`. */
+  #retireWhenIdle(): void {
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = setTimeout(() => {
+      this.#idleTimer = undefined;
+      const workers = this.#workers;
+      if (!workers || this.#pending.size > 0) return;
+      this.#workers = undefined;
+      for (const worker of workers) {
+        worker.removeAllListeners('exit');
+        worker.removeAllListeners('error');
+        void worker.terminate();
+      }
+    }, this.idleMs);
+    this.#idleTimer.unref();
   }
 
   /** Drops every worker after one failed: requests in flight fail and are redone in-thread. */

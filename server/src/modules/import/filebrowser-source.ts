@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import { BoltDatabase, BoltError, hasBoltMagic, type BoltBucket } from './bolt-reader.js';
 
 /** A JSON object read from filebrowser, its keys lower-cased (see `lowerKeys`). */
@@ -91,7 +92,8 @@ function readFilebrowserExport(text: string): FilebrowserData {
     parsed = JSON.parse(text);
   } catch {
     try {
-      parsed = parseYaml(text);
+      // Loaded here only: the server, which never reads such a file, does not carry the YAML parser.
+      parsed = (createRequire(import.meta.url)('yaml') as typeof Yaml).parse(text);
     } catch (error) {
       throw new ImportSourceError(`neither JSON nor YAML: ${(error as Error).message.split('\n')[0]}`);
     }

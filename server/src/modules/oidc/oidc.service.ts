@@ -1,4 +1,4 @@
-import * as client from 'openid-client';
+import type * as OidcClient from 'openid-client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OidcError, OidcStartup } from '@burrow/protocol';
 import type { Db } from '../../storage/db.js';
@@ -11,6 +11,10 @@ import { allPermissions, type NewUserRecord, type UserRecord } from '../users/us
 import { forbidden } from '../../errors.js';
 import { createFlowStore, sameSecret } from './oidc.flows.js';
 import { isInsecureIssuer, type OidcSettingsStore, type OidcStored } from './oidc.settings.js';
+
+/** The OpenID Connect client loads with the first sign-in: servers without single sign-on never carry it. */
+let clientModule: Promise<typeof OidcClient> | undefined;
+const loadClient = () => (clientModule ??= import('openid-client'));
 
 /** A sign-in that could not finish; `code` goes to the login page, `reason` to the log. */
 export class OidcFailure extends Error {
@@ -91,7 +95,7 @@ export function createOidcService(deps: {
   const identities = createOidcIdentitiesRepository(deps.db);
   const pending = createFlowStore<PendingSignIn>({ ttlMs: SIGN_IN_TTL_MS, max: 10_000 });
   const handoffs = createFlowStore<string>({ ttlMs: HANDOFF_TTL_MS, max: 10_000 });
-  let discovered: { version: number; at: number; config: Promise<client.Configuration> } | undefined;
+  let discovered: { version: number; at: number; config: Promise<OidcClient.Configuration> } | undefined;
 
   function active(): OidcStored | undefined {
     const settings = store.get();
@@ -99,16 +103,18 @@ export function createOidcService(deps: {
   }
 
   /** The provider's metadata and this client, read once and kept for an hour or until the settings change. */
-  function providerConfig(settings: OidcStored): Promise<client.Configuration> {
+  function providerConfig(settings: OidcStored): Promise<OidcClient.Configuration> {
     const version = store.version();
     if (discovered && discovered.version === version && Date.now() - discovered.at < DISCOVERY_TTL_MS) return discovered.config;
     const secret = settings.clientSecret;
-    const config = client.discovery(
-      new URL(settings.issuer),
-      settings.clientId,
-      secret ? { client_secret: secret } : undefined,
-      secret ? client.ClientSecretBasic(secret) : client.None(),
-      { execute: isInsecureIssuer(settings.issuer) ? [client.allowInsecureRequests] : [], timeout: 10 },
+    const config = loadClient().then((client) =>
+      client.discovery(
+        new URL(settings.issuer),
+        settings.clientId,
+        secret ? { client_secret: secret } : undefined,
+        secret ? client.ClientSecretBasic(secret) : client.None(),
+        { execute: isInsecureIssuer(settings.issuer) ? [client.allowInsecureRequests] : [], timeout: 10 },
+      ),
     );
     const entry = { version, at: Date.now(), config };
     discovered = entry;
@@ -119,7 +125,7 @@ export function createOidcService(deps: {
     return config;
   }
 
-  async function configOrFail(settings: OidcStored): Promise<client.Configuration> {
+  async function configOrFail(settings: OidcStored): Promise<OidcClient.Configuration> {
     try {
       return await providerConfig(settings);
     } catch (error) {
@@ -204,6 +210,7 @@ export function createOidcService(deps: {
       const settings = active();
       if (!settings) throw new OidcFailure('disabled', 'single sign-on is off');
       const config = await configOrFail(settings);
+      const client = await loadClient();
       const codeVerifier = client.randomPKCECodeVerifier();
       const state = client.randomState();
       const nonce = client.randomNonce();
@@ -236,10 +243,11 @@ export function createOidcService(deps: {
       const providerError = currentUrl.searchParams.get('error');
       if (providerError) throw new OidcFailure(providerError === 'access_denied' ? 'denied' : 'failed', `provider answered ${providerError}`);
       const config = await configOrFail(settings);
+      const client = await loadClient();
       // The redirect URI sent at the start is the one the code was issued for.
       const callbackUrl = new URL(flow.redirectUri);
       callbackUrl.search = currentUrl.search;
-      let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
+      let tokens: Awaited<ReturnType<typeof OidcClient.authorizationCodeGrant>>;
       try {
         tokens = await client.authorizationCodeGrant(config, callbackUrl, {
           pkceCodeVerifier: flow.codeVerifier,
@@ -280,6 +288,7 @@ export function createOidcService(deps: {
       try {
         const config = await providerConfig(settings);
         if (!config.serverMetadata().end_session_endpoint) return '';
+        const client = await loadClient();
         return client.buildEndSessionUrl(config, { post_logout_redirect_uri: postLogoutRedirectUri }).href;
       } catch {
         return '';

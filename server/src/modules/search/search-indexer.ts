@@ -241,6 +241,11 @@ export function createSearchIndexer(deps: {
     if (!fullRun) {
       fullRun = reconcile('', onProgress).finally(() => {
         fullRun = undefined;
+        try {
+          repository.releaseMemory();
+        } catch {
+          // The index closed meanwhile (shutdown).
+        }
       });
     }
     return fullRun;

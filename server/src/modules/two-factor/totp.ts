@@ -1,16 +1,24 @@
 import crypto from 'node:crypto';
-import { generateSecret, generateURI, verify } from 'otplib';
+import { createRequire } from 'node:module';
+import type * as Otplib from 'otplib';
+
+/** The TOTP library loads when two-factor sign-in is first used (its CommonJS build: the calls stay synchronous). */
+let otplib: typeof Otplib | undefined;
+function totpLibrary(): typeof Otplib {
+  otplib ??= createRequire(import.meta.url)('otplib') as typeof Otplib;
+  return otplib;
+}
 
 /** 30-second steps, six digits, SHA-1: what every authenticator app reads from a QR code. */
 const TOTP_PERIOD = 30;
 
 export function newSecret(): string {
-  return generateSecret({ length: 20 });
+  return totpLibrary().generateSecret({ length: 20 });
 }
 
 /** The otpauth URI an authenticator app scans: issuer and account name shown in the app. */
 export function otpauthUri(issuer: string, account: string, secret: string): string {
-  return generateURI({ issuer, label: account, secret, period: TOTP_PERIOD });
+  return totpLibrary().generateURI({ issuer, label: account, secret, period: TOTP_PERIOD });
 }
 
 /**
@@ -21,7 +29,7 @@ export function otpauthUri(issuer: string, account: string, secret: string): str
 export async function matchingStep(secret: string, code: string, afterStep: number | null, now = Date.now()): Promise<number | undefined> {
   if (!/^\d{6}$/.test(code)) return undefined;
   try {
-    const result = await verify({
+    const result = await totpLibrary().verify({
       secret,
       token: code,
       period: TOTP_PERIOD,

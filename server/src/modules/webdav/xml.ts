@@ -1,4 +1,5 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type * as Fxp from 'fast-xml-parser';
 import { badRequest } from '../../errors.js';
 
 /** The WebDAV namespace. */
@@ -23,20 +24,34 @@ export const MAX_XML_BYTES = 1024 * 1024;
 /** Deepest nesting accepted; real clients stay below ten. */
 const MAX_DEPTH = 64;
 
-const parser = new XMLParser({
-  preserveOrder: true,
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  // Entities are decoded here, with only XML's five named ones known: no DTD is ever read.
-  processEntities: false,
-  htmlEntities: false,
-  trimValues: false,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  cdataPropName: '#cdata',
-});
+/**
+ * The XML parser loads with the first WebDAV request that has a body (through its CommonJS
+ * build, so that parsing stays synchronous): a server without WebDAV clients never carries it.
+ */
+let library: { parser: Fxp.XMLParser; validator: typeof Fxp.XMLValidator } | undefined;
+function xmlLibrary(): { parser: Fxp.XMLParser; validator: typeof Fxp.XMLValidator } {
+  if (!library) {
+    const { XMLParser, XMLValidator } = createRequire(import.meta.url)('fast-xml-parser') as typeof Fxp;
+    library = {
+      parser: new XMLParser({
+        preserveOrder: true,
+        ignoreAttributes: false,
+        attributeNamePrefix: '',
+        // Entities are decoded here, with only XML's five named ones known: no DTD is ever read.
+        processEntities: false,
+        htmlEntities: false,
+        trimValues: false,
+        parseTagValue: false,
+        parseAttributeValue: false,
+        ignoreDeclaration: true,
+        ignorePiTags: true,
+        cdataPropName: '#cdata',
+      }),
+      validator: XMLValidator,
+    };
+  }
+  return library;
+}
 
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', apos: "'", quot: '"' };
 
@@ -115,7 +130,8 @@ function resolveNode(raw: RawNode, inherited: Map<string, string>, depth: number
  */
 export function parseXml(body: string): XmlElement {
   if (/<!DOCTYPE|<!ENTITY/i.test(body)) throw badRequest('document type declarations are not accepted');
-  if (XMLValidator.validate(body) !== true) throw badRequest('malformed XML');
+  const { parser, validator } = xmlLibrary();
+  if (validator.validate(body) !== true) throw badRequest('malformed XML');
   let parsed: RawNode[];
   try {
     parsed = parser.parse(body) as RawNode[];
