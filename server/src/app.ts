@@ -14,7 +14,8 @@ import { allowedHostsPlugin } from './plugins/allowed-hosts.js';
 import { loggerOptions } from './plugins/log-redaction.js';
 import { createPasswordGuard, LoginPolicy } from './modules/auth/password-guard.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
-import { webAppPlugin } from './plugins/web-app.js';
+import { VERSION, webAppPlugin } from './plugins/web-app.js';
+import { openApiRoutes, registerOpenApi } from './plugins/openapi.js';
 import { createSettingsService, type SettingsService } from './modules/settings/settings.service.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { createUsersRepository, type UsersRepository } from './modules/users/users.repository.js';
@@ -66,6 +67,8 @@ export type BuildOptions = {
   onAdminPassword?: (password: string) => void;
   /** Where log lines go instead of standard output (tests read them). */
   logStream?: NonNullable<Parameters<typeof loggerOptions>[1]>;
+  /** Called before any route is registered, so that hooks added here apply to every route (tests check responses this way). */
+  beforeRoutes?: (app: FastifyInstance) => void | Promise<void>;
 };
 
 /** Builds the whole server: database, services, plugins and routes, in this order. */
@@ -103,6 +106,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Registered before any route, so it sees every one of them.
   const routeTable = createRouteTable();
   app.addHook('onRoute', (route) => routeTable.record(route));
+  // Also before any route: the OpenAPI document is collected from the routes as they are added.
+  await registerOpenApi(app, VERSION);
+  await options.beforeRoutes?.(app);
 
   await app.register(errorHandlerPlugin);
   await app.register(jsonBodyPlugin);
@@ -143,6 +149,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(twoFactorModule, { services });
   await app.register(apiTokensModule, { services });
   await app.register(oidcModule, { services });
+  await app.register(openApiRoutes);
   await app.register(fp(webAppPlugin), { config, settings, routeTable });
 
   const purge = setInterval(() => void auth.purgeRevoked().catch(() => undefined), 10 * 60_000);

@@ -7,6 +7,7 @@ import { buildApp, type BuildOptions } from '../app.js';
 import { resolveConfig, type Config } from '../config.js';
 import { hashPassword } from '../modules/auth/passwords.js';
 import type { UserRecord } from '../modules/users/users.model.js';
+import { installContractCheck, type ContractViolation } from './contract.js';
 
 export const ADMIN_PASSWORD = 'admin-test-password-1';
 
@@ -20,6 +21,8 @@ export type TestApp = {
   login(username?: string, password?: string): Promise<string>;
   /** app.inject with X-Auth set from `token`. */
   request(token: string | undefined, options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** Responses that did not match their route's declared schema so far (close() fails on any). */
+  contractViolations: ContractViolation[];
   close(): Promise<void>;
 };
 
@@ -39,7 +42,14 @@ export async function createTestApp(overrides: Record<string, unknown> = {}, opt
     adminPassword: ADMIN_PASSWORD,
     ...overrides,
   });
-  const app = await buildApp(config, options);
+  const contractViolations: ContractViolation[] = [];
+  const app = await buildApp(config, {
+    ...options,
+    beforeRoutes: async (instance) => {
+      installContractCheck(instance, contractViolations);
+      await options.beforeRoutes?.(instance);
+    },
+  });
   await app.ready();
   const testApp: TestApp = {
     app,
@@ -56,9 +66,14 @@ export async function createTestApp(overrides: Record<string, unknown> = {}, opt
       if (token) headers['x-auth'] = token;
       return app.inject({ ...injectOptions, headers });
     },
+    contractViolations,
     async close() {
       await app.close();
       fs.rmSync(base, { recursive: true, force: true });
+      if (contractViolations.length > 0) {
+        const lines = contractViolations.map((v) => `${v.method} ${v.url} → ${v.status}: ${v.problem}`);
+        throw new Error(`responses that break the API contract:\n${[...new Set(lines)].join('\n')}`);
+      }
     },
   };
   return testApp;
