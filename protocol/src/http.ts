@@ -83,3 +83,42 @@ export const HealthReady = Type.Object({
   database: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]),
   index: Type.Union([Type.Literal('ready'), Type.Literal('building'), Type.Literal('unavailable')]),
 });
+
+/** The body of a successful login or renewal: the JWT itself, as plain text. */
+export const TokenText = Type.String({ description: 'A JWT; send it as X-Auth' });
+
+/** A route's responses: the given successes plus the plain-text errors. */
+export function responses<T extends Record<string, unknown>>(successes: T): T & typeof ErrorResponses {
+  return { ...successes, ...ErrorResponses };
+}
+
+/** Tags that group the operations of the OpenAPI document. */
+export const ApiTags = {
+  auth: 'auth',
+  users: 'users',
+  settings: 'settings',
+  resources: 'resources',
+  downloads: 'downloads',
+  uploads: 'uploads',
+  shares: 'shares',
+  publicShares: 'public shares',
+  search: 'search',
+  commands: 'commands',
+  trash: 'trash',
+  twoFactor: 'two-factor',
+  apiTokens: 'api tokens',
+  audit: 'audit',
+  oidc: 'single sign-on',
+  monitoring: 'monitoring',
+  webApp: 'web app',
+  webdav: 'webdav',
+} as const;
+
+/** `{id}` of a user: a decimal number. */
+export const UserIdParams = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,10}$', description: 'The user id' }) });
+
+/** `{id}` of a personal API token. */
+export const ApiTokenIdParams = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,32}$', description: 'The token id' }) });
+
+/** `{id}` of a trash item (checked further by the trash). */
+export const TrashIdParams = Type.Object({ id: Type.String({ description: 'The trash item id' }) });
