@@ -122,3 +122,65 @@ export const ApiTokenIdParams = Type.Object({ id: Type.String({ pattern: '^[A-Za
 
 /** `{id}` of a trash item (checked further by the trash). */
 export const TrashIdParams = Type.Object({ id: Type.String({ description: 'The trash item id' }) });
+
+/** The query of `GET /api/resources`: `checksum=md5|sha1|sha256|sha512` adds that checksum of a file. */
+export const ResourceQuery = Type.Object({
+  checksum: Type.Optional(Type.String({ description: 'md5, sha1, sha256 or sha512' })),
+});
+
+/** The query of `POST /api/resources`: `override=true` replaces an existing file. */
+export const OverrideQuery = Type.Object({
+  override: Type.Optional(Type.String({ description: '"true" to replace what is there' })),
+});
+
+/** The query of `PATCH /api/resources`: copy or move (`rename`) to `destination`. */
+export const PatchQuery = Type.Object({
+  action: Type.Optional(Type.String({ description: 'copy or rename' })),
+  destination: Type.Optional(Type.String({ description: 'The target path, percent-encoded (the web app encodes it twice)' })),
+  override: Type.Optional(Type.String({ description: '"true" to replace what is there' })),
+  rename: Type.Optional(Type.String({ description: '"true" to pick a free name "name(N).ext" instead of failing' })),
+});
+
+/** The query of `GET /api/search`. */
+export const SearchQuery = Type.Object({
+  query: Type.Optional(Type.String({ description: 'Words, "quoted phrases", type:image|audio|video|pdf, case:sensitive' })),
+});
+
+/** A file as it is (its own media type, ranges and validators honoured), or a folder as an archive. */
+export const FileResponses = {
+  200: binaryResponse('The file in its own media type, or an archive of a folder', ['*/*']),
+  206: binaryResponse('The requested byte range(s) of the file', ['*/*']),
+  304: emptyResponse('Not modified since the validators sent (If-None-Match, If-Modified-Since)'),
+} as const;
+
+/** The query of a preview or subtitle. */
+export const PreviewParams = Type.Object({ size: Type.String({ description: 'thumb or big' }) });
+
+/** `{hash}` of a file request (an upload-only share link). */
+export const FileRequestParams = Type.Object({ hash: Type.String({ description: 'The link hash' }) });
+
+/** `{hash}/{id}` of one upload through a file request. */
+export const FileRequestUploadParams = Type.Object({
+  hash: Type.String({ description: 'The link hash' }),
+  id: Type.String({ description: 'The upload id, from the Location of its creation' }),
+});
+
+/** The query of a public share request: a protected link's token (else the X-SHARE-PASSWORD header). */
+export const ShareTokenQuery = Type.Object({
+  token: Type.Optional(Type.String({ description: 'The token from the listing of a protected link' })),
+  inline: Type.Optional(Type.String({ description: '"true" to display rather than download' })),
+});
+
+/** The bytes a tus PATCH appends. */
+export const TusChunkBody = binaryBody('The bytes to append at Upload-Offset', ['application/offset+octet-stream']);
+
+/** `POST /api/oidc/logout`: where to send the browser to end the provider's session too (empty when none). */
+export const OidcLogoutResult = Type.Object({ endSessionUrl: Type.String() });
+
+/** The query of the single sign-on start: the app path to return to. */
+export const OidcLoginQuery = Type.Object({ redirect: Type.Optional(Type.String({ description: 'The app path to open after signing in' })) });
+
+/** A redirect (the Location header says where). */
+export function redirectResponse(description: string) {
+  return Type.Null({ description });
+}

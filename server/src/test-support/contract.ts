@@ -113,19 +113,20 @@ export function installContractCheck(app: FastifyInstance, violations: ContractV
       report(request, reply, problem ?? 'no schema');
       return payload;
     }
-    if (typeof payload === 'string') {
+    const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) && isJson(mediaTypeOf(reply)) ? payload.toString('utf8') : undefined;
+    if (text !== undefined) {
       if (isJson(mediaTypeOf(reply))) {
         let parsed: unknown;
         try {
-          parsed = JSON.parse(payload);
+          parsed = JSON.parse(text);
         } catch {
           report(request, reply, 'a JSON media type with a body that is not JSON');
           return payload;
         }
         check(request, reply, parsed);
-      } else check(request, reply, payload);
+      } else check(request, reply, text);
     }
-    // Buffers and streams: the media type was declared; the bytes are the file's.
+    // Other buffers and streams: the media type was declared; the bytes are the file's.
     return payload;
   });
 }

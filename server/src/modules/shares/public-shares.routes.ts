@@ -1,6 +1,19 @@
 import path from 'node:path';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { Headers, PublicSharePaths, ShareTokenParam, type Resource } from '@burrow/protocol';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  ApiTags,
+  DownloadQuery,
+  FileResponses,
+  Headers,
+  PublicSharePaths,
+  Resource,
+  ShareTokenParam,
+  ShareTokenQuery,
+  WildcardParams,
+  mediaResponse,
+  responses,
+} from '@burrow/protocol';
 import { notFound } from '../../errors.js';
 import { describeFile, listFolder } from '../files/listing.js';
 import { sendFile } from '../downloads/send-file.js';
@@ -69,9 +82,21 @@ async function publicResource(open: OpenShare, resolved: Awaited<ReturnType<Open
  * applies the protocol's checks in order (404, 401/429, 403) before anything is read; paths then
  * resolve inside the shared item only.
  */
-export const publicSharesRoutes: FastifyPluginAsync<{ access: ShareAccess; previews: PreviewsService }> = async (app, { access, previews }) => {
+export const publicSharesRoutes: FastifyPluginAsyncTypebox<{ access: ShareAccess; previews: PreviewsService }> = async (app, { access, previews }) => {
+  const tags = [ApiTags.publicShares];
+  // No login: the link itself (and its password or token, when protected) is the credential.
+  const security: never[] = [];
+  const pathParams = (url: string) => (url.endsWith('/*') ? { params: WildcardParams } : {});
   for (const url of [PublicSharePaths.share, `${PublicSharePaths.share}/*`]) {
-    app.get(url, async (request) => {
+    const schema = {
+      summary: 'A shared folder listing or file (`{hash}/{path inside}`); X-SHARE-PASSWORD for a protected link',
+      tags,
+      security,
+      ...pathParams(url),
+      querystring: ShareTokenQuery,
+      response: responses({ 200: Resource }),
+    };
+    app.get(url, { schema }, async (request) => {
       const { open, resolved } = await openFromUrl(access, request, PublicSharePaths.share);
       return publicResource(open, resolved);
     });
@@ -88,7 +113,15 @@ export const publicSharesRoutes: FastifyPluginAsync<{ access: ShareAccess; previ
   }
 
   for (const url of [PublicSharePaths.download, `${PublicSharePaths.download}/*`]) {
-    app.route({ method: ['GET', 'HEAD'], url, handler: download });
+    const schema = {
+      summary: 'Download a shared file, or a shared folder (or a selection in it) as an archive',
+      tags,
+      security,
+      ...pathParams(url),
+      querystring: DownloadQuery,
+      response: responses(FileResponses),
+    };
+    app.route({ method: ['GET', 'HEAD'], url, schema, handler: download });
   }
 
   /** `/api/public/preview/{thumb|big}/{hash}[/sub]`: previews of shared images (and video thumbnails). */
@@ -104,10 +137,23 @@ export const publicSharesRoutes: FastifyPluginAsync<{ access: ShareAccess; previ
     return sendPreview(request, reply, await previews.previewOf(resolved, size), queryParam(request, 'inline') === 'true');
   }
 
-  app.route({ method: ['GET', 'HEAD'], url: `${PublicSharePaths.preview}/*`, handler: preview });
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: `${PublicSharePaths.preview}/*`,
+    schema: { summary: 'A preview (`{thumb|big}/{hash}/{path inside}`) of a shared image or video', tags, security, params: WildcardParams, querystring: ShareTokenQuery, response: responses(FileResponses) },
+    handler: preview,
+  });
 
   /** `/api/public/subtitle/{hash}[/sub]`: a shared subtitle converted to WebVTT for the player. */
-  app.get(`${PublicSharePaths.subtitle}/*`, async (request, reply) => {
+  const subtitleSchema = {
+    summary: 'A shared subtitle (`{hash}/{path inside}`) as WebVTT',
+    tags,
+    security,
+    params: WildcardParams,
+    querystring: ShareTokenQuery,
+    response: responses({ 200: mediaResponse('The subtitle as WebVTT', ['text/vtt']) }),
+  };
+  app.get(`${PublicSharePaths.subtitle}/*`, { schema: subtitleSchema }, async (request, reply) => {
     const { resolved } = await openFromUrl(access, request, PublicSharePaths.subtitle);
     return sendSubtitle(reply, await subtitleOf(existing(resolved)), queryParam(request, 'inline') === 'true');
   });
