@@ -3,8 +3,6 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import crypto from 'node:crypto';
 import type { Config } from './config.js';
-import { openDatabase, type Db } from './storage/db.js';
-import { createScopes, type Scopes } from './storage/scopes.js';
 import { fastPathsStatus } from './storage/libc.js';
 import { createRouteTable } from './plugins/route-table.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
@@ -12,19 +10,14 @@ import { jsonBodyPlugin } from './plugins/json-body.js';
 import { authPlugin } from './plugins/auth.js';
 import { allowedHostsPlugin } from './plugins/allowed-hosts.js';
 import { loggerOptions } from './plugins/log-redaction.js';
-import { createPasswordGuard, LoginPolicy } from './modules/auth/password-guard.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { VERSION, webAppPlugin } from './plugins/web-app.js';
 import { openApiRoutes, registerOpenApi } from './plugins/openapi.js';
-import { createSettingsService, type SettingsService } from './modules/settings/settings.service.js';
+import { createServices, type Services } from './services.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
-import { createUsersRepository, type UsersRepository } from './modules/users/users.repository.js';
-import { createUsersService, type UsersService } from './modules/users/users.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
-import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { bootstrapAdmin } from './modules/users/bootstrap.js';
-import { createFileEvents, type FileEvents } from './storage/file-events.js';
 import { previewsModule } from './modules/previews/previews.module.js';
 import { downloadsModule } from './modules/downloads/downloads.module.js';
 import { resourcesRoutes } from './modules/files/resources.routes.js';
@@ -39,23 +32,10 @@ import { apiTokensModule } from './modules/api-tokens/api-tokens.module.js';
 import { oidcModule } from './modules/oidc/oidc.module.js';
 import { monitoringPlugin } from './modules/monitoring/monitoring.plugin.js';
 import { auditModule } from './modules/audit/audit.module.js';
-import { searchServiceOf } from './modules/search/search.module.js';
-
-/** Everything a route module may need; built once in `buildApp` and passed explicitly. */
-export type Services = {
-  config: Config;
-  db: Db;
-  settings: SettingsService;
-  scopes: Scopes;
-  usersRepository: UsersRepository;
-  users: UsersService;
-  auth: AuthService;
-  /** Changes made on disk through Burrow (search index, thumbnails and shares listen). */
-  fileEvents: FileEvents;
-};
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** The services this app was built over (tests reach them through the app). */
     services: Services;
   }
 }
@@ -88,17 +68,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const fastPaths = fastPathsStatus();
   if (!fastPaths.available) app.log.warn({ reason: fastPaths.reason }, 'kernel fast paths unavailable: downloads, uploads and listings take slower fallbacks');
-  const db = await openDatabase(config.database);
-  const settings = await createSettingsService(db);
-  const scopes = createScopes(config, settings);
-  const usersRepository = createUsersRepository(db);
-  // One budget of password guesses per account, whether they come through login or through the
-  // current password asked by user updates.
-  const guard = createPasswordGuard(LoginPolicy);
-  const users = createUsersService({ users: usersRepository, settings, scopes, guard });
-  const auth = createAuthService({ config, db, settings, users: usersRepository, usersService: users, fetchImpl: options.fetchImpl, guard });
-  const fileEvents = createFileEvents(app.log);
-  const services: Services = { config, db, settings, scopes, usersRepository, users, auth, fileEvents };
+  // The composition root builds every service once; plugins and routes below only get them.
+  const services = await createServices(config, { log: app.log, fetchImpl: options.fetchImpl });
+  const { db, settings, scopes, usersRepository, users, auth } = services;
   app.decorate('services', services);
 
   await bootstrapAdmin({ config, users: usersRepository, scopes, log: app.log, onPassword: options.onAdminPassword });
@@ -129,26 +101,26 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
 
   // Before every route, so that each one is measured.
-  await app.register(monitoringPlugin, { config, db, searchIndex: () => searchServiceOf(services)?.status() });
+  await app.register(monitoringPlugin, { config, db, searchIndex: () => services.search.status() });
   // Before every route too: its hooks see each request and the file events they cause.
-  await app.register(auditModule, { services });
+  await app.register(auditModule, { audit: services.audit, fileEvents: services.fileEvents, shareRepository: services.shareRepository, usersRepository, settings });
   await app.register(authRoutes, { auth });
   await app.register(usersRoutes, { users, auth });
   await app.register(settingsRoutes, { settings });
   // Feature modules register here, in this order, each with the services it needs.
   // (files, downloads and previews, uploads, shares, search, commands)
-  await app.register(resourcesRoutes, { services });
-  await app.register(previewsModule, { services });
-  await app.register(downloadsModule, { services });
-  await app.register(uploadsModule, { services });
-  await app.register(sharesModule, { services });
-  await app.register(searchModule, { services });
-  await app.register(commandsModule, { services });
-  await app.register(webdavModule, { services });
-  await app.register(trashModule, { services });
-  await app.register(twoFactorModule, { services });
-  await app.register(apiTokensModule, { services });
-  await app.register(oidcModule, { services });
+  await app.register(resourcesRoutes, { files: services.files, config });
+  await app.register(previewsModule, { previews: services.previews, subtitles: services.subtitles });
+  await app.register(downloadsModule, { downloads: services.downloads });
+  await app.register(uploadsModule, { uploads: services.uploads, baseURL: config.baseURL });
+  await app.register(sharesModule, { shares: services.shares, publicShares: services.publicShares, fileRequests: services.fileRequests, baseURL: config.baseURL });
+  await app.register(searchModule, { search: services.search });
+  await app.register(commandsModule, { commands: services.commands, auth });
+  await app.register(webdavModule, { config, scopes, files: services.files, webdav: services.webdav });
+  await app.register(trashModule, { trash: services.trash, trashSweeper: services.trashSweeper, settings });
+  await app.register(twoFactorModule, { twoFactor: services.twoFactor });
+  await app.register(apiTokensModule, { apiTokens: services.apiTokens });
+  await app.register(oidcModule, { config, oidc: services.oidc, oidcSettings: services.oidcSettings });
   await app.register(openApiRoutes);
   await app.register(fp(webAppPlugin), { config, settings, routeTable });
 
@@ -156,7 +128,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   purge.unref();
   app.addHook('onClose', async () => {
     clearInterval(purge);
-    await db.destroy();
+    await services.close();
   });
   return app;
 }

@@ -2,11 +2,7 @@ import fs from 'node:fs';
 import { Command, Option } from 'commander';
 import { AuthMethods, PermissionNames } from '@burrow/protocol';
 import { ConfigError, loadConfig, type Config } from '../config.js';
-import { openDatabase } from '../storage/db.js';
-import { createSettingsService } from '../modules/settings/settings.service.js';
-import { createUsersRepository } from '../modules/users/users.repository.js';
-import { createUsersService } from '../modules/users/users.service.js';
-import { createScopes } from '../storage/scopes.js';
+import { createCoreServices } from '../core-services.js';
 import { allPermissions } from '../modules/users/users.model.js';
 import { bootstrapAdmin } from '../modules/users/bootstrap.js';
 import { setSetting } from './config-set.js';
@@ -73,12 +69,10 @@ async function openStores(config: Config) {
   // As at server start: the root must exist before scopes are resolved and probed, so user
   // commands work on a machine where the server has never run.
   fs.mkdirSync(config.root, { recursive: true, mode: config.dirMode });
-  const db = await openDatabase(config.database);
-  const settings = await createSettingsService(db);
-  const scopes = createScopes(config, settings);
-  const users = createUsersRepository(db);
-  const usersService = createUsersService({ users, settings, scopes });
   const log = { warn: (message: string) => process.stdout.write(`${message}\n`) } as never;
+  // The same core services the server builds (see core-services.ts), without the feature modules.
+  const core = await createCoreServices(config, { log });
+  const { db, settings, scopes, usersRepository: users, users: usersService } = core;
   await bootstrapAdmin({ config, users, scopes, log, onPassword: (password) => process.stdout.write(`created user "admin" with password ${password}\n`) });
   return { db, settings, scopes, users, usersService };
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createFileEvents, type FileEvent } from './file-events.js';
-import type { UserRecord } from '../modules/users/users.model.js';
+import type { FileEventUser } from './file-events.js';
 
 describe('file events', () => {
-  const user = { id: 1, username: 'admin' } as UserRecord;
+  const user = { id: 1, username: 'admin' } as FileEventUser;
   const created: FileEvent = { kind: 'created', user, real: '/srv/a', virtual: '/a', isDir: false };
 
   it('awaits every listener in order and stops calling removed ones', async () => {

@@ -1,4 +1,5 @@
-import type { UserRecord } from '../modules/users/users.model.js';
+/** Who made a change: the acting account, by id and name. */
+export type FileEventUser = { id: number; username: string };
 
 /**
  * What changed on disk through Burrow. Paths are real (absolute) paths; `virtual` paths are in
@@ -6,11 +7,11 @@ import type { UserRecord } from '../modules/users/users.model.js';
  * cache, share links.
  */
 export type FileEvent =
-  | { kind: 'created'; user: UserRecord; real: string; virtual: string; isDir: boolean }
-  | { kind: 'modified'; user: UserRecord; real: string; virtual: string }
-  | { kind: 'deleted'; user: UserRecord; real: string; virtual: string; isDir: boolean }
-  | { kind: 'moved'; user: UserRecord; fromReal: string; toReal: string; fromVirtual: string; toVirtual: string; isDir: boolean }
-  | { kind: 'copied'; user: UserRecord; fromReal: string; toReal: string; fromVirtual: string; toVirtual: string; isDir: boolean };
+  | { kind: 'created'; user: FileEventUser; real: string; virtual: string; isDir: boolean }
+  | { kind: 'modified'; user: FileEventUser; real: string; virtual: string }
+  | { kind: 'deleted'; user: FileEventUser; real: string; virtual: string; isDir: boolean }
+  | { kind: 'moved'; user: FileEventUser; fromReal: string; toReal: string; fromVirtual: string; toVirtual: string; isDir: boolean }
+  | { kind: 'copied'; user: FileEventUser; fromReal: string; toReal: string; fromVirtual: string; toVirtual: string; isDir: boolean };
 
 export type FileEventListener = (event: FileEvent) => void | Promise<void>;
 

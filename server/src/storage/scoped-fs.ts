@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Rule } from '@burrow/protocol';
 import { forbidden, notFound } from '../errors.js';
-import { createRuleChecker, type RuleChecker } from '../modules/rules/rules.js';
+import { createRuleChecker, type RuleChecker } from './rules.js';
 import { cleanVirtualPath, isWithin, joinVirtual } from './virtual-path.js';
 
 /** What an operation intends to do with a path; decides how links are treated. */

@@ -1,16 +1,21 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import type { Rule } from '@burrow/protocol';
 import type { Config } from '../config.js';
-import type { SettingsService } from '../modules/settings/settings.service.js';
-import type { UserRecord } from '../modules/users/users.model.js';
 import { forbidden } from '../errors.js';
 import { Scope, probeCaseInsensitive } from './scoped-fs.js';
 import { cleanVirtualPath } from './virtual-path.js';
 
 export type Scopes = ReturnType<typeof createScopes>;
 
+/** The server-wide rules every scope applies (the settings service provides them). */
+export type GlobalRules = { get(): { rules: Rule[] } };
+
+/** What a scope is built from: the owner's folder, rules and dotfile choice. */
+export type ScopeOwner = { scope: string; rules: Rule[]; hideDotfiles: boolean };
+
 /** Builds the confined filesystem view (Scope) of each user from the server root and settings. */
-export function createScopes(config: Config, settings: SettingsService) {
+export function createScopes(config: Config, settings: GlobalRules) {
   const caseInsensitive = probeCaseInsensitive(config.root);
   let rootReal: string | undefined;
 
@@ -35,7 +40,7 @@ export function createScopes(config: Config, settings: SettingsService) {
     caseInsensitive,
     serverRoot,
     scopeRoot,
-    async forUser(user: UserRecord): Promise<Scope> {
+    async forUser(user: ScopeOwner): Promise<Scope> {
       return new Scope({
         root: await scopeRoot(user.scope),
         globalRules: settings.get().rules,

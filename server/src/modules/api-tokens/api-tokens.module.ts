@@ -1,20 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ApiToken, ApiTokenCreateRequest, ApiTokenCreated, ApiTokenIdParams, ApiTags, ApiTokensPath, emptyResponse, responses } from '@burrow/protocol';
-import type { Services } from '../../app.js';
 import { sendStatus } from '../../plugins/error-handler.js';
-import { createApiTokensService } from './api-tokens.service.js';
+import type { ApiTokensService } from './api-tokens.service.js';
 import { sessionOnly } from './session-only.js';
 
 /**
  * Personal API tokens: `/api/tokens` lists (GET) and creates (POST) the caller's tokens,
  * `/api/tokens/{id}` revokes one (DELETE); all from a session only. The auth service checks
- * presented tokens through this module, and a deleted user's tokens are deleted with them.
+ * presented tokens through its service, and a deleted user's tokens are deleted with them (both
+ * wired in the composition root).
  */
-export const apiTokensModule: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const tokens = createApiTokensService({ db: services.db, users: services.usersRepository });
-  services.auth.useApiTokens((token) => tokens.authenticate(token));
-  services.users.onUserDeleted((user) => tokens.forget(user.id));
+export type ApiTokensDeps = { apiTokens: ApiTokensService };
+
+export const apiTokensModule: FastifyPluginAsyncTypebox<ApiTokensDeps> = async (app, { apiTokens: tokens }) => {
   const guard = sessionOnly(app);
 
   const tags = [ApiTags.apiTokens];

@@ -3,10 +3,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { AnonymousActor, type AuditAction } from '@burrow/protocol';
-import type { Services } from '../../app.js';
-import type { FileEvent } from '../../storage/file-events.js';
-import { actorOf, createAuditService, outcomeOf, type AuditActor, type AuditService } from './audit.service.js';
-import { RouteRules } from './audit.routes-table.js';
+import type { FileEvent, FileEvents } from '../../storage/file-events.js';
+import { actorOf, outcomeOf, type AuditActor, type AuditService } from './audit.service.js';
+import { RouteRules, type AuditLookups } from './audit.routes-table.js';
 import { auditRoutes } from './audit.routes.js';
 
 declare module 'fastify' {
@@ -16,12 +15,11 @@ declare module 'fastify' {
   }
 }
 
-const running = new WeakMap<Services, AuditService>();
-
-/** The audit log of an app built with these services (tests sweep it by hand). */
-export function auditOf(services: Services): AuditService | undefined {
-  return running.get(services);
-}
+export type AuditDeps = AuditLookups & {
+  audit: AuditService;
+  fileEvents: FileEvents;
+  sweepIntervalMs?: number;
+};
 
 /** The user named in a session token's claims (unverified: the server has just signed it). */
 function tokenUser(token: string): { id: number; username: string } | undefined {
@@ -65,7 +63,7 @@ function viaOf(request: FastifyRequest | undefined): Record<string, unknown> {
 /**
  * The audit log. Two ways in, so that other modules need no edits:
  *
- * - File changes come from `services.fileEvents`. The request that caused one is found through
+ * - File changes come from the file events. The request that caused one is found through
  *   an AsyncLocalStorage entered by this module's onRequest and preHandler hooks (the latter
  *   because body parsing may run in another async context), which gives the client address.
  * - Logins, shares, users, settings, two-factor and tokens are recorded from their answer in an
@@ -74,9 +72,9 @@ function viaOf(request: FastifyRequest | undefined): Record<string, unknown> {
  * Command runs are recorded by the command socket itself through `app.audit`, since they end
  * long after the upgrade's answer. Registered before the routes so every route sees the hooks.
  */
-export const auditModule = fp<{ services: Services; sweepIntervalMs?: number }>(async (app, { services, sweepIntervalMs = 3600_000 }) => {
-  const audit = await createAuditService({ db: services.db, target: services.config.auditLog, log: app.log });
-  running.set(services, audit);
+export const auditModule = fp<AuditDeps>(async (app, deps) => {
+  const { audit, fileEvents, sweepIntervalMs = 3600_000 } = deps;
+  const services: AuditLookups = { shareRepository: deps.shareRepository, usersRepository: deps.usersRepository, settings: deps.settings };
   app.decorate('audit', audit);
 
   const requests = new AsyncLocalStorage<FastifyRequest>();
@@ -135,7 +133,7 @@ export const auditModule = fp<{ services: Services; sweepIntervalMs?: number }>(
     });
   });
 
-  const detach = services.fileEvents.on(async (event) => {
+  const detach = fileEvents.on(async (event) => {
     const request = requests.getStore();
     const actor = { id: event.user.id, username: event.user.username };
     const client = request?.clientAddress ?? '';
@@ -166,7 +164,6 @@ export const auditModule = fp<{ services: Services; sweepIntervalMs?: number }>(
     detach();
     await current;
     await audit.close();
-    running.delete(services);
   });
 
   await app.register(auditRoutes, { audit, sweep });

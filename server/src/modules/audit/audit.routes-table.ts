@@ -1,7 +1,9 @@
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiPaths, Headers, type AuditAction } from '@burrow/protocol';
-import type { Services } from '../../app.js';
+import type { SettingsService } from '../settings/settings.service.js';
+import type { UsersRepository } from '../users/users.repository.js';
+import type { SharesRepository } from '../shares/shares.repository.js';
 import { decodedPathAfter, queryParam, splitHashAndPath } from '../shares/request-path.js';
 import { decodePathComponent } from '../../storage/virtual-path.js';
 
@@ -13,6 +15,13 @@ import { decodePathComponent } from '../../storage/virtual-path.js';
  *
  * Extension point: a new module's recordable routes are one more entry here.
  */
+/** What the rules look up: links, users and the settings. */
+export type AuditLookups = {
+  shareRepository: Pick<SharesRepository, 'findByHash'>;
+  usersRepository: Pick<UsersRepository, 'findById' | 'findByUsername'>;
+  settings: Pick<SettingsService, 'get'>;
+};
+
 export type RouteRule = {
   action: AuditAction | ((request: FastifyRequest) => AuditAction);
   failuresOnly?: boolean;
@@ -24,11 +33,11 @@ export type RouteRule = {
   anonymous?: boolean;
   /** Recorded only when this holds (for example a password was sent). */
   when?: (request: FastifyRequest) => boolean;
-  before?: (services: Services, request: FastifyRequest) => Promise<unknown>;
+  before?: (services: AuditLookups, request: FastifyRequest) => Promise<unknown>;
   describe?: (context: RuleContext) => { path?: string; destination?: string; details?: Record<string, unknown>; actor?: { id: number | null; username: string } };
 };
 
-export type RuleContext = { request: FastifyRequest; reply: FastifyReply; before: unknown; services: Services; ok: boolean };
+export type RuleContext = { request: FastifyRequest; reply: FastifyReply; before: unknown; services: AuditLookups; ok: boolean };
 
 /** A JSON body that may have been read as text (the login and share routes take any body as text). */
 function jsonBody(request: FastifyRequest): Record<string, unknown> {
@@ -46,11 +55,11 @@ function jsonBody(request: FastifyRequest): Record<string, unknown> {
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value.slice(0, 255) : undefined);
 
 /** The link a public URL names, with its target as its owner sees it, or undefined. */
-async function shareOf(services: Services, request: FastifyRequest, prefix: string) {
+async function shareOf(services: AuditLookups, request: FastifyRequest, prefix: string) {
   const { hash, subPath } = splitHashAndPath(decodedPathAfter(request, prefix));
   if (!hash || hash.length > 64) return undefined;
-  const share = await services.db.selectFrom('shares').select(['path', 'user_id']).where('hash', '=', hash).executeTakeFirst();
-  return share ? { path: share.path, owner: share.user_id, subPath } : undefined;
+  const share = await services.shareRepository.findByHash(hash);
+  return share ? { path: share.path, owner: share.userId, subPath } : undefined;
 }
 
 /** The owner-scope path of an item reached through a link (its sub-path joined on). */
@@ -59,7 +68,7 @@ function sharedPath(share: { path: string; subPath: string } | undefined): strin
   return share.subPath === '/' ? share.path : path.posix.join(share.path, share.subPath);
 }
 
-async function userName(services: Services, request: FastifyRequest): Promise<{ id: number; username: string } | undefined> {
+async function userName(services: AuditLookups, request: FastifyRequest): Promise<{ id: number; username: string } | undefined> {
   const id = Number((request.params as { id?: string } | undefined)?.id);
   if (!Number.isSafeInteger(id)) return undefined;
   const user = await services.usersRepository.findById(id);
@@ -67,7 +76,7 @@ async function userName(services: Services, request: FastifyRequest): Promise<{ 
 }
 
 /** The settings as stored before a change, one JSON text per key. */
-function settingsSnapshot(services: Services): Record<string, string> {
+function settingsSnapshot(services: AuditLookups): Record<string, string> {
   return Object.fromEntries(Object.entries(services.settings.get()).map(([key, value]) => [key, JSON.stringify(value)]));
 }
 

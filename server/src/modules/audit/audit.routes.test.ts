@@ -4,7 +4,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generate } from 'otplib';
 import type { AuditEntry, AuditPage } from '@burrow/protocol';
 import { ADMIN_PASSWORD, createTestApp, loginAs, makeUser, type TestApp } from '../../test-support/app.js';
-import { auditOf } from './audit.module.js';
 
 let t: TestApp;
 let admin: string;
@@ -38,7 +37,7 @@ async function find(action: string, match: (entry: AuditEntry) => boolean = () =
 
 /** Every text stored in the audit table, to search for secrets. */
 async function wholeTable(): Promise<string> {
-  await auditOf(t.app.services)!.flush();
+  await t.app.services.audit.flush();
   const rows = await t.app.services.db.selectFrom('audit_log').selectAll().execute();
   return JSON.stringify(rows);
 }
@@ -261,7 +260,7 @@ describe('two-factor codes', () => {
 
 describe('GET /api/audit', () => {
   async function seed(count: number): Promise<void> {
-    const service = auditOf(t.app.services)!;
+    const service = t.app.services.audit;
     for (let index = 0; index < count; index++) {
       await service.record({ actor: { id: 9, username: index % 2 ? 'odd' : 'even' }, client: '10.0.0.1', action: 'file.upload', path: `/f${index}.txt`, outcome: index % 3 ? 'ok' : 'failed', status: 200 });
     }
@@ -360,7 +359,7 @@ describe('GET /api/audit/export', () => {
   });
 
   it('exports more entries than one batch in order', async () => {
-    const service = auditOf(t.app.services)!;
+    const service = t.app.services.audit;
     for (let index = 0; index < 520; index++) {
       void service.record({ actor: { id: 1, username: 'admin' }, client: '', action: 'file.delete', path: `/n${index}`, outcome: 'ok' });
     }
@@ -373,7 +372,7 @@ describe('GET /api/audit/export', () => {
 
 describe('retention', () => {
   it('sweeps entries past the retention and the oldest beyond the bound', async () => {
-    const service = auditOf(t.app.services)!;
+    const service = t.app.services.audit;
     const { db } = t.app.services;
     const day = 86_400_000;
     const row = (time: number, path: string) => ({ time, user_id: 1, username: 'admin', client: '', action: 'file.delete', path, destination: '', outcome: 'ok', status: 0, details: '{}' });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { FastifyRequest } from 'fastify';
 import { AnonymousActor, DefaultAuditSettings, type AuditAction, type AuditOutcome, type AuditSettings } from '@burrow/protocol';
 import type { Db } from '../../storage/db.js';
+import { createSettingsRepository } from '../settings/settings.repository.js';
 import { createAuditRepository, presentRow, type AuditRepository, type NewAuditRow } from './audit.repository.js';
 
 /** Who acted: a user, or a visitor of a public link. */
@@ -84,8 +85,9 @@ export async function createAuditService(options: { db: Db; target: string; log:
   const sink = createSink(options.target, log);
   const pending = new Set<Promise<void>>();
 
-  const stored = await db.selectFrom('settings').select('value').where('key', '=', SETTINGS_KEY).executeTakeFirst();
-  let settings: AuditSettings = { ...DefaultAuditSettings, ...(stored ? (JSON.parse(stored.value) as Partial<AuditSettings>) : {}) };
+  const settingsRows = createSettingsRepository(db);
+  const stored = await settingsRows.get(SETTINGS_KEY);
+  let settings: AuditSettings = { ...DefaultAuditSettings, ...(stored !== undefined ? (JSON.parse(stored) as Partial<AuditSettings>) : {}) };
 
   async function write(row: NewAuditRow): Promise<void> {
     try {
@@ -131,11 +133,7 @@ export async function createAuditService(options: { db: Db; target: string; log:
 
     async saveSettings(next: AuditSettings): Promise<AuditSettings> {
       const value = JSON.stringify(next);
-      await db
-        .insertInto('settings')
-        .values({ key: SETTINGS_KEY, value })
-        .onConflict((conflict) => conflict.column('key').doUpdateSet({ value }))
-        .execute();
+      await settingsRows.put(SETTINGS_KEY, value);
       settings = { ...next };
       return this.settings();
     },

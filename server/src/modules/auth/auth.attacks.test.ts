@@ -17,7 +17,9 @@ import { authPlugin } from '../../plugins/auth.js';
 import { ADMIN_PASSWORD, createTestApp, makeUser, type TestApp } from '../../test-support/app.js';
 import { createUsersService } from '../users/users.service.js';
 import { usersRoutes } from '../users/users.routes.js';
-import { sharesModule } from '../shares/shares.module.js';
+import { createShareAccess } from '../shares/share-access.js';
+import { createPublicSharesService } from '../shares/public-shares.service.js';
+import { publicSharesRoutes } from '../shares/public-shares.routes.js';
 import { authRoutes } from './auth.routes.js';
 import { createAuthService } from './auth.service.js';
 import { createPasswordGuard, LoginPolicy, type GuessPolicy } from './password-guard.js';
@@ -127,7 +129,10 @@ describe('parallel guessing', () => {
     extraApps.push(app);
     await app.register(errorHandlerPlugin);
     await app.register(authPlugin, { auth: t.app.services.auth });
-    await app.register(sharesModule, { services: t.app.services, verifyPassword: verify });
+    // The public share routes over an access check whose password checks are counted.
+    const { usersRepository: users, scopes, previews, subtitles, shareRepository: shares } = t.app.services;
+    const access = createShareAccess({ shares, users, scopes, verifyPassword: verify });
+    await app.register(publicSharesRoutes, { publicShares: createPublicSharesService({ access, previews, subtitles }) });
     const base = await listen(app);
     const share = await t.request(admin, { method: 'POST', url: '/api/share/', payload: { password: 'correct horse' } });
     const { hash } = share.json() as { hash: string };

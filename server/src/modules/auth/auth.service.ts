@@ -1,6 +1,7 @@
 import { ApiTokenPrefix, type LoginRequest, type SignupRequest } from '@burrow/protocol';
 import type { Config } from '../../config.js';
 import type { Db } from '../../storage/db.js';
+import { createRevokedTokensRepository } from './revoked-tokens.repository.js';
 import { badRequest, conflict, forbidden, internal, methodNotAllowed, unauthorized } from '../../errors.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { UsersRepository } from '../users/users.repository.js';
@@ -48,7 +49,8 @@ export function createAuthService(deps: {
   guard?: PasswordGuard;
   verifyPassword?: typeof realVerifyPassword;
 }) {
-  const { config, db, settings, users, usersService } = deps;
+  const { config, settings, users, usersService } = deps;
+  const revokedTokens = createRevokedTokensRepository(deps.db);
   const fetchImpl = deps.fetchImpl ?? fetch;
   const verifyPassword = deps.verifyPassword ?? realVerifyPassword;
   const guard = deps.guard ?? createPasswordGuard(LoginPolicy);
@@ -163,11 +165,7 @@ export function createAuthService(deps: {
     /** POST /api/logout: revokes the presented token. */
     async logout(auth: Authenticated): Promise<void> {
       if (!auth.jti) return;
-      await db
-        .insertInto('revoked_tokens')
-        .values({ jti: auth.jti, expires_at: auth.exp * 1000 })
-        .onConflict((oc) => oc.column('jti').doNothing())
-        .execute();
+      await revokedTokens.add(auth.jti, auth.exp * 1000);
     },
 
     issue,
@@ -214,8 +212,7 @@ export function createAuthService(deps: {
       // Revoked by a password change, unless it is the session that made the change.
       if (issuedMs < user.tokensValidAfter && (!payload.jti || payload.jti !== user.keptTokenJti)) throw unauthorized();
       if (payload.jti) {
-        const revoked = await db.selectFrom('revoked_tokens').select('jti').where('jti', '=', payload.jti).executeTakeFirst();
-        if (revoked) throw unauthorized();
+        if (await revokedTokens.has(payload.jti)) throw unauthorized();
       }
       const now = Math.floor(Date.now() / 1000);
       const shouldRenew = payload.exp - now < RENEW_WINDOW_SECONDS || issuedMs < user.updatedAt;
@@ -223,7 +220,7 @@ export function createAuthService(deps: {
     },
 
     async purgeRevoked(): Promise<void> {
-      await db.deleteFrom('revoked_tokens').where('expires_at', '<', Date.now()).execute();
+      await revokedTokens.purgeExpired();
     },
   };
 }

@@ -7,8 +7,9 @@ import { CommandCloseCodes, CommandMessages } from '@burrow/protocol';
 import { authPlugin } from '../../plugins/auth.js';
 import { errorHandlerPlugin } from '../../plugins/error-handler.js';
 import { createTestApp, loginAs, makeUser, type TestApp } from '../../test-support/app.js';
-import { commandsModule, type CommandsOptions } from './commands.module.js';
-import { auditOf } from '../audit/audit.module.js';
+import { commandsModule } from './commands.module.js';
+import { createCommandsService, type CommandsDeps } from './commands.service.js';
+import { sandboxFor } from './sandbox.js';
 
 const ALLOWED = ['ls', 'pwd', 'echo', 'sleep', 'sh', 'touch', 'yes', 'no-such-program-here'];
 
@@ -38,13 +39,16 @@ async function setUp(overrides: Record<string, unknown> = { enableExec: true }, 
   return { token, base: address.replace(/^http/, 'ws') };
 }
 
-/** A second app over the same services with other runner limits. */
-async function limitedApp(options: CommandsOptions): Promise<string> {
+/** A second app over the same services with a commands service of other runner limits. */
+async function limitedApp(options: { timeLimitMs?: number; outputLimitBytes?: number; maxRunning?: number }): Promise<string> {
+  const { config, settings, scopes, auth } = t!.app.services;
+  const { maxRunning, ...limits } = options;
+  const deps: CommandsDeps = { config, settings, scopes, sandbox: sandboxFor(config), limits, maxRunning };
   const app = Fastify();
   extraApps.push(app);
   await app.register(errorHandlerPlugin);
-  await app.register(authPlugin, { auth: t!.app.services.auth });
-  await app.register(commandsModule, { services: t!.app.services, ...options });
+  await app.register(authPlugin, { auth });
+  await app.register(commandsModule, { commands: createCommandsService(deps), auth });
   return (await app.listen({ port: 0, host: '127.0.0.1' })).replace(/^http/, 'ws');
 }
 
@@ -393,7 +397,7 @@ describe('the audit log', () => {
     expect((await session(`${base}/api/command/`, ['sh -c "exit 3"'], { token })).code).toBe(CommandCloseCodes.failed);
     expect((await session(`${base}/api/command/`, ['rm -rf secret-target-77'], { token })).code).toBe(CommandCloseCodes.refused);
 
-    await auditOf(t!.app.services)!.flush();
+    await t!.app.services.audit.flush();
     const rows = await t!.app.services.db.selectFrom('audit_log').selectAll().where('action', '=', 'command.run').orderBy('id').execute();
     const entries = rows.map((row) => ({ username: row.username, path: row.path, outcome: row.outcome, client: row.client, details: JSON.parse(row.details) as Record<string, unknown> }));
     expect(entries).toEqual([

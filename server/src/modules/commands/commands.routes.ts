@@ -8,18 +8,13 @@ import { decodePathComponent } from '../../storage/virtual-path.js';
 import type { AuthService } from '../auth/auth.service.js';
 import type { UserRecord } from '../users/users.model.js';
 import { CommandRefusal } from './command-line.js';
-import { runCommand, type CommandEnd, type CommandLimits, type RunningCommand } from './command-runner.js';
+import type { CommandEnd, RunningCommand } from './command-runner.js';
 import type { CommandsService } from './commands.service.js';
-import type { Sandbox } from './sandbox.js';
 
 export type CommandRouteOptions = {
+  /** Prepares and starts commands, under the server-wide limit of commands running at once. */
   commands: CommandsService;
-  /** Starts the prepared commands. */
-  sandbox: Sandbox;
   auth: AuthService;
-  limits: CommandLimits;
-  /** Commands running at once, server-wide. */
-  maxRunning: number;
   /** How long a connection may stay without a command. */
   idleMs: number;
   /** Command sockets one client address may hold open at once (default 8). */
@@ -71,8 +66,7 @@ function closeFor(end: CommandEnd): { code: number; reason: string; message?: st
  * line per frame, and the server closes the socket when it ends.
  */
 export const commandsRoutes: FastifyPluginAsync<CommandRouteOptions> = async (app, options) => {
-  const { commands, sandbox, auth, limits, maxRunning, idleMs } = options;
-  const running = new Set<RunningCommand>();
+  const { commands, auth, idleMs } = options;
   const maxSocketsPerClient = options.maxSocketsPerClient ?? 8;
   /** Open sockets (and upgrades under way) per client address. */
   const socketsByClient = new Map<string, number>();
@@ -87,7 +81,7 @@ export const commandsRoutes: FastifyPluginAsync<CommandRouteOptions> = async (ap
   });
 
   app.addHook('onClose', async () => {
-    for (const command of running) command.stop();
+    commands.stopAll();
   });
 
   const preValidation = async (request: FastifyRequest) => {
@@ -150,34 +144,28 @@ export const commandsRoutes: FastifyPluginAsync<CommandRouteOptions> = async (ap
         return;
       }
       if (socket.readyState !== socket.OPEN) return;
-      if (running.size >= maxRunning) {
+      let paused = false;
+      const current = commands.start(prepared, (text) => {
+        if (socket.readyState !== socket.OPEN) return;
+        socket.send(text, () => {
+          if (paused && socket.bufferedAmount < LOW_WATER) {
+            paused = false;
+            current!.resume();
+          }
+        });
+        if (!paused && socket.bufferedAmount > HIGH_WATER) {
+          paused = true;
+          current!.pause();
+        }
+      });
+      if (!current) {
         send('Too many commands are running; try again later.');
         close(CommandCloseCodes.busy, 'Try Again Later');
         return;
       }
-      let paused = false;
-      const current = runCommand({
-        start: () => sandbox.spawn(prepared),
-        limits,
-        onLine: (text) => {
-          if (socket.readyState !== socket.OPEN) return;
-          socket.send(text, () => {
-            if (paused && socket.bufferedAmount < LOW_WATER) {
-              paused = false;
-              current.resume();
-            }
-          });
-          if (!paused && socket.bufferedAmount > HIGH_WATER) {
-            paused = true;
-            current.pause();
-          }
-        },
-      });
       command = current;
-      running.add(current);
       request.log.info({ user: who.username, program: prepared.argv[0], pid: current.pid }, 'command started');
       const end = await current.ended;
-      running.delete(current);
       request.log.info({ user: who.username, program: prepared.argv[0], end }, 'command ended');
       audit(who, end.kind === 'exited' && end.code === 0 ? 'ok' : 'failed', {
         program: prepared.argv[0],

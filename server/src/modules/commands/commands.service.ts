@@ -5,6 +5,7 @@ import type { Scopes } from '../../storage/scopes.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { UserRecord } from '../users/users.model.js';
 import { CommandRefusal, commandArgv } from './command-line.js';
+import { runCommand, type CommandLimits, type RunningCommand } from './command-runner.js';
 import { sandboxPathOf, scopeUnreachable, type Sandbox, type SandboxRun } from './sandbox.js';
 
 export type PreparedCommand = SandboxRun;
@@ -23,10 +24,48 @@ export const SandboxRefusals = {
  * commands; the working folder is the requested path through the scope gate, given as the path
  * the sandbox sees it at. Refusals carry the text sent back.
  */
-export function createCommandsService(deps: { config: Config; settings: SettingsService; scopes: Scopes; sandbox: Sandbox }) {
+export type CommandsDeps = {
+  config: Config;
+  settings: Pick<SettingsService, 'get'>;
+  scopes: Scopes;
+  sandbox: Sandbox;
+  /** Time and output limits per command (the server configuration's unless set). */
+  limits?: Partial<CommandLimits>;
+  /** Commands running at once, server-wide (the `maxRunningCommands` configuration unless set). */
+  maxRunning?: number;
+};
+
+/**
+ * Decides whether and how a user's command line runs (see `prepare`) and runs it in the sandbox
+ * under the time and output limits, at most `maxRunning` at once across the server.
+ */
+export function createCommandsService(deps: CommandsDeps) {
   const { config, settings, scopes, sandbox } = deps;
+  const limits: CommandLimits = {
+    timeLimitMs: deps.limits?.timeLimitMs ?? config.commandTimeLimit * 1000,
+    outputLimitBytes: deps.limits?.outputLimitBytes ?? config.commandOutputLimit,
+  };
+  const maxRunning = deps.maxRunning ?? config.maxRunningCommands;
+  const running = new Set<RunningCommand>();
 
   return {
+    /**
+     * Starts a prepared command, its output lines going to `onLine`; undefined when `maxRunning`
+     * commands are already running. It counts as running until it has ended.
+     */
+    start(prepared: PreparedCommand, onLine: (line: string) => void): RunningCommand | undefined {
+      if (running.size >= maxRunning) return undefined;
+      const command = runCommand({ start: () => sandbox.spawn(prepared), limits, onLine });
+      running.add(command);
+      void command.ended.finally(() => running.delete(command));
+      return command;
+    },
+
+    /** Stops every running command (the server is closing). */
+    stopAll(): void {
+      for (const command of running) command.stop();
+    },
+
     async prepare(user: UserRecord, decodedPath: string, line: string): Promise<PreparedCommand> {
       if (!config.enableExec || !user.perm.execute) throw new CommandRefusal(CommandMessages.notAllowed);
       const state = await sandbox.ready;

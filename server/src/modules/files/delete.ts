@@ -1,33 +1,14 @@
 import fsp from 'node:fs/promises';
-import { sql } from 'kysely';
-import type { Db } from '../../storage/db.js';
 import { forbidden, notFound } from '../../errors.js';
 import { cleanVirtualPath } from '../../storage/virtual-path.js';
 import type { Actor, FilesDeps } from './files.deps.js';
 import { assertDescendantsAllowed } from './descendants.js';
 import { moveToTrash } from '../trash/trash-entry.js';
 
-/** Escapes LIKE wildcards so a path with `%` or `_` matches only itself. */
-function likePrefix(virtual: string): string {
-  return virtual.replace(/[\\%_]/g, (char) => `\\${char}`) + '/%';
-}
-
-/**
- * Removes a user's share links on `virtual` and below, on path boundaries (`/a` never takes
- * `/ab`'s links) and whether or not a link was stored with a trailing slash.
- */
-export async function removeSharesUnder(db: Db, userId: number, virtual: string): Promise<void> {
-  await db
-    .deleteFrom('shares')
-    .where('user_id', '=', userId)
-    .where((eb) => eb.or([eb('path', '=', virtual), eb('path', '=', `${virtual}/`), sql<boolean>`path like ${likePrefix(virtual)} escape '\\'`]))
-    .execute();
-}
-
 /**
  * DELETE: refuses the root and users without `delete`, and (with rules) any folder holding a
- * denied entry; then drops the requester's share links below the path and, inside the `delete`
- * hooks, moves it to the requester's trash (or, with the trash off, removes it recursively).
+ * denied entry; then, inside the `delete` hooks, moves it to the requester's trash (or, with the
+ * trash off, removes it recursively). The share lifecycle drops the links to it on the event.
  * Every way of deleting (the API, WebDAV, overwrites that replace an item) comes through here.
  * Listeners see a delete either way: the item left every scope. A link is unlinked, never
  * followed: the gate resolves the entry itself for deletes, and the removal does not descend
@@ -43,7 +24,6 @@ export async function removeResource(deps: FilesDeps, actor: Actor, virtualPath:
   const isDir = stat.isDirectory();
   if (isDir) await assertDescendantsAllowed(scope, resolved.real, resolved.virtual);
   await deps.hooks.around('delete', { user, file: resolved.real }, async () => {
-    await removeSharesUnder(deps.db, user.id, resolved.virtual);
     if (!(await moveToTrash(deps, user, resolved, isDir))) await fsp.rm(resolved.real, { recursive: isDir, force: false });
     await deps.fileEvents.emit({ kind: 'deleted', user, real: resolved.real, virtual: resolved.virtual, isDir });
   });

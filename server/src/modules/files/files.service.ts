@@ -3,11 +3,10 @@ import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ChecksumAlgorithms, type ChecksumAlgorithm, type RecursiveItem, type Resource } from '@burrow/protocol';
-import type { Services } from '../../app.js';
 import type { UserRecord } from '../users/users.model.js';
 import { badRequest, internal, notFound } from '../../errors.js';
 import { createHooks, type Hooks } from './hooks.js';
-import type { Actor, FilesDeps } from './files.deps.js';
+import type { Actor, FilesDeps, FilesServiceDeps } from './files.deps.js';
 import { describeFile, listFolderJson, listRecursive } from './listing.js';
 import { createFolder, createResource, saveResource, type WriteBody, type WriteResult } from './write.js';
 import { removeResource } from './delete.js';
@@ -53,7 +52,7 @@ async function hashFile(real: string, algorithm: ChecksumAlgorithm): Promise<str
 export type FilesService = ReturnType<typeof createFilesService>;
 
 /** The resources use-cases: each takes the acting user and a decoded virtual path. */
-export function createFilesService(services: Pick<Services, 'config' | 'db' | 'scopes' | 'fileEvents' | 'settings'>, options: { hooks?: Hooks } = {}) {
+export function createFilesService(services: FilesServiceDeps, options: { hooks?: Hooks } = {}) {
   const deps: FilesDeps = { ...services, hooks: options.hooks ?? createHooks(services) };
 
   /** The user's scope; its gate refuses denied paths, hidden dotfiles among them, for every operation. */

@@ -1,6 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import type { HookEvent } from '@burrow/protocol';
-import type { Services } from '../../app.js';
+import type { Config } from '../../config.js';
+import type { Scopes } from '../../storage/scopes.js';
+import type { SettingsService } from '../settings/settings.service.js';
 import type { UserRecord } from '../users/users.model.js';
 import { internal } from '../../errors.js';
 import { splitCommandLine } from './shell-words.js';
@@ -50,6 +52,9 @@ function killGroup(pid: number | undefined): void {
 
 export type Hooks = ReturnType<typeof createHooks>;
 
+/** What the hook runner reads: whether exec is on, the hook lines, and the acting user's scope. */
+export type HooksDeps = { config: Config; settings: Pick<SettingsService, 'get'>; scopes: Pick<Scopes, 'scopeRoot'> };
+
 /**
  * The hook runner of `settings.commands`. Hooks run only when the server enables exec and the
  * sandbox works. Each line is split into words (never given to a shell); an argument that is
@@ -60,7 +65,7 @@ export type Hooks = ReturnType<typeof createHooks>;
  * `before_` hook aborts the operation with a 500; a failing `after_` hook is only logged, because
  * the operation has already happened.
  */
-export function createHooks(services: Pick<Services, 'config' | 'settings' | 'scopes'>, options: HookOptions = {}) {
+export function createHooks(services: HooksDeps, options: HookOptions = {}) {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const sandbox = sandboxFor(services.config);
   let warnedOff = false;

@@ -18,12 +18,11 @@ import {
   responses,
   textResponse,
 } from '@burrow/protocol';
-import type { Services } from '../../app.js';
+import type { Config } from '../../config.js';
 import { sendStatus } from '../../plugins/error-handler.js';
 import { badRequest } from '../../errors.js';
 import { decodePathComponent } from '../../storage/virtual-path.js';
-import { createFilesService, type FilesService } from './files.service.js';
-import { createHooks } from './hooks.js';
+import type { FilesService } from './files.service.js';
 import { streamedBody } from './request-body.js';
 
 /** The decoded virtual path after `prefix` in the request URL (`/` when nothing follows). */
@@ -58,11 +57,13 @@ function disconnectSignal(reply: FastifyReply): AbortSignal {
  * `/api/resources/recursive…` and `/api/resources…`: listings, file details, create, save,
  * delete, copy and move. Handlers only translate HTTP to service calls and back.
  */
-export const resourcesRoutes: FastifyPluginAsyncTypebox<{ services: Services; files?: FilesService }> = async (app, options) => {
-  const files = options.files ?? createFilesService(options.services, { hooks: createHooks(options.services, { log: app.log }) });
+export type ResourcesDeps = { files: FilesService; config: Pick<Config, 'maxUploadSize'> };
+
+export const resourcesRoutes: FastifyPluginAsyncTypebox<ResourcesDeps> = async (app, options) => {
+  const files = options.files;
   const resources = ApiPaths.resources;
   const recursive = ApiPaths.resourcesRecursive;
-  const maxBodyBytes = options.services.config.maxUploadSize;
+  const maxBodyBytes = options.config.maxUploadSize;
 
   // Bodies are file contents of any size: they are streamed to disk by the service, so fastify
   // must neither parse nor buffer them (and no body limit applies).

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFilesHarness, namesIn, type FilesHarness } from './files.test-support.js';
 import type { FileEvent } from '../../storage/file-events.js';
-import { removeSharesUnder } from './delete.js';
+import { createSharesRepository } from '../shares/shares.repository.js';
 
 /** Waits (bounded) until a folder holds exactly `expected`, then returns what it holds. */
 async function settledNames(folder: string, expected: string[]): Promise<string[]> {
@@ -210,7 +210,7 @@ describe('DELETE /api/resources', () => {
     expect(after).toEqual(['s4', 's7']);
   });
 
-  it('share cleanup touches only the given user and escapes LIKE wildcards', async () => {
+  it('share cleanup touches only the given user and matches whole path segments', async () => {
     const db = h.t.app.services.db;
     const rows = [
       ['mine', '/x', 1],
@@ -222,8 +222,9 @@ describe('DELETE /api/resources', () => {
     for (const [hash, path, userId] of rows) {
       await db.insertInto('shares').values({ hash, path, user_id: userId, expire: 0, password_hash: '', token: '', created_at: 0 }).execute();
     }
-    await removeSharesUnder(db, 1, '/x');
-    await removeSharesUnder(db, 1, '/_');
+    const shares = createSharesRepository(db);
+    expect(await shares.removeByOwnerUnder(1, '/x')).toBe(2);
+    expect(await shares.removeByOwnerUnder(1, '/_')).toBe(0);
     const left = (await db.selectFrom('shares').select(['hash']).orderBy('hash').execute()).map((row) => row.hash);
     expect(left).toEqual(['pct', 'theirs', 'wild']);
   });

@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { sql } from 'kysely';
 import { ApiPaths, ApiTags, HealthLive, HealthReady, mediaResponse, responses } from '@burrow/protocol';
 import type { Config } from '../../config.js';
 import type { Db } from '../../storage/db.js';
+import { createHealthRepository } from './health.repository.js';
+import { createUploadsRepository } from '../uploads/uploads.repository.js';
 import { forbidden, notFound, unauthorized } from '../../errors.js';
 import { isTrustedProxy } from '../auth/proxy.js';
 import { archiveChannel, type ArchiveAnnouncement } from '../downloads/send-archive.js';
@@ -44,11 +45,10 @@ function sameSecret(given: string, expected: string): boolean {
  */
 export const monitoringPlugin = fp<MonitoringOptions>(async (app, options) => {
   const { config, db, searchIndex } = options;
+  const uploads = createUploadsRepository(db);
+  const health = createHealthRepository(db);
   const metrics = createMetrics({
-    uploadsInProgress: async () => {
-      const row = await db.selectFrom('uploads').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirst();
-      return Number(row?.count ?? 0);
-    },
+    uploadsInProgress: () => uploads.count(),
     searchIndex,
   });
 
@@ -95,7 +95,7 @@ export const monitoringPlugin = fp<MonitoringOptions>(async (app, options) => {
   app.get('/health/ready', { schema: readySchema }, async (_request, reply) => {
     let database = 'ok';
     try {
-      await sql`select 1`.execute(db);
+      await health.ping();
     } catch {
       database = 'unreachable';
     }

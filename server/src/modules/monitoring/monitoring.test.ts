@@ -3,7 +3,6 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test-support/app.js';
-import { searchServiceOf } from '../search/search.module.js';
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -114,7 +113,7 @@ describe('/metrics', () => {
   it('reports the search index size once it is built', async () => {
     const { t, url } = await listening({ metrics: true });
     for (let i = 0; i < 25; i++) fs.writeFileSync(path.join(t.root, `n${i}.txt`), '');
-    await searchServiceOf(t.app.services)!.rescan();
+    await t.app.services.search.rescan();
     const text = await (await fetch(`${url}/metrics`)).text();
     expect(sample(text, 'burrow_search_index_entries')).toBeGreaterThanOrEqual(25);
     expect(sample(text, 'burrow_search_index_complete')).toBe(1);
@@ -153,7 +152,7 @@ describe('/health', () => {
     const { t, url } = await listening({});
     expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: 'OK' });
     expect((await fetch(`${url}/health/live`)).status).toBe(200);
-    await searchServiceOf(t.app.services)!.ready();
+    await t.app.services.search.ready();
     const ready = await fetch(`${url}/health/ready`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ready', database: 'ok', index: 'ready' });

@@ -1,9 +1,11 @@
 import fp from 'fastify-plugin';
 import type { OidcStartup } from '@burrow/protocol';
-import type { Services } from '../../app.js';
-import { createOidcService, type OidcService } from './oidc.service.js';
-import { createOidcSettings } from './oidc.settings.js';
+import type { Config } from '../../config.js';
+import type { OidcService } from './oidc.service.js';
+import type { OidcSettingsStore } from './oidc.settings.js';
 import { oidcRoutes } from './oidc.routes.js';
+
+export type OidcDeps = { config: Config; oidc: OidcService; oidcSettings: OidcSettingsStore };
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,31 +14,12 @@ declare module 'fastify' {
   }
 }
 
-const running = new WeakMap<Services, OidcService>();
-
-/** The single sign-on service of an app built with these services. */
-export function oidcOf(services: Services): OidcService | undefined {
-  return running.get(services);
-}
-
 /**
- * Single sign-on through an OpenID Connect provider: its settings, the sign-in routes, the
- * start-up settings of the login page, and the refusal of password sign-ins when they are
- * kept for the break-glass admin.
+ * Single sign-on through an OpenID Connect provider: the sign-in routes and the start-up
+ * settings of the login page. The refusal of password sign-ins kept for the break-glass admin
+ * is wired into the auth service by the composition root.
  */
-export const oidcModule = fp<{ services: Services }>(async (app, { services }) => {
-  const store = await createOidcSettings(services.db, services.config.oidc);
-  const oidc = createOidcService({
-    db: services.db,
-    store,
-    settings: services.settings,
-    users: services.usersRepository,
-    usersService: services.users,
-    auth: services.auth,
-    log: app.log,
-  });
-  running.set(services, oidc);
-  services.auth.usePasswordLoginCheck((user) => oidc.checkPasswordLogin(user));
+export const oidcModule = fp<OidcDeps>(async (app, { config, oidc, oidcSettings }) => {
   app.decorate('oidcStartup', () => oidc.startup());
-  await app.register(oidcRoutes, { config: services.config, oidc, store });
+  await app.register(oidcRoutes, { config, oidc, store: oidcSettings });
 });

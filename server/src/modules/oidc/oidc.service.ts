@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { OidcError, OidcStartup } from '@burrow/protocol';
 import { OidcPaths } from '@burrow/protocol';
 import type { Db } from '../../storage/db.js';
+import { createOidcIdentitiesRepository } from './oidc-identities.repository.js';
 import type { AuthService, Authenticated } from '../auth/auth.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { UsersRepository } from '../users/users.repository.js';
@@ -87,7 +88,8 @@ export function createOidcService(deps: {
   auth: AuthService;
   log: FastifyBaseLogger;
 }) {
-  const { db, store, users, usersService, auth, log } = deps;
+  const { store, users, usersService, auth, log } = deps;
+  const identities = createOidcIdentitiesRepository(deps.db);
   const pending = createFlowStore<PendingSignIn>({ ttlMs: SIGN_IN_TTL_MS, max: 10_000 });
   const handoffs = createFlowStore<string>({ ttlMs: HANDOFF_TTL_MS, max: 10_000 });
   let discovered: { version: number; at: number; config: Promise<client.Configuration> } | undefined;
@@ -129,24 +131,18 @@ export function createOidcService(deps: {
   /** The Burrow user of a provider account: found by issuer and subject, else by name (then bound), else created. */
   async function resolveUser(settings: OidcStored, issuer: string, claims: Record<string, unknown>): Promise<UserRecord> {
     const subject = String(claims.sub);
-    const link = await db
-      .selectFrom('oidc_identities')
-      .select('user_id')
-      .where('issuer', '=', issuer)
-      .where('subject', '=', subject)
-      .executeTakeFirst();
-    if (link) {
-      const user = await users.findById(link.user_id);
+    const linked = await identities.userOf(issuer, subject);
+    if (linked !== undefined) {
+      const user = await users.findById(linked);
       if (user) return user;
       // The user was deleted since: the account starts afresh.
-      await db.deleteFrom('oidc_identities').where('issuer', '=', issuer).where('subject', '=', subject).execute();
+      await identities.unbind(issuer, subject);
     }
     const username = usernameFromClaims(claims, settings.usernameClaim);
     if (!username) throw new OidcFailure('no-account', 'the ID token names no user');
     let user = await users.findByUsername(username);
     if (user) {
-      const bound = await db.selectFrom('oidc_identities').select(['issuer', 'subject']).where('user_id', '=', user.id).executeTakeFirst();
-      if (bound) throw new OidcFailure('not-allowed', `user ${username} belongs to another provider account`);
+      if (await identities.isBound(user.id)) throw new OidcFailure('not-allowed', `user ${username} belongs to another provider account`);
     } else {
       if (!settings.autoCreate) throw new OidcFailure('no-account', `no user ${username} and automatic creation is off`);
       try {
@@ -156,7 +152,7 @@ export function createOidcService(deps: {
       }
       log.info({ username }, 'single sign-on created a user');
     }
-    await db.insertInto('oidc_identities').values({ issuer, subject, user_id: user.id, created_at: Date.now() }).execute();
+    await identities.bind(issuer, subject, user.id);
     return user;
   }
 

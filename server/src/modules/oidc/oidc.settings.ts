@@ -1,6 +1,7 @@
 import type { OidcSettings, OidcSettingsUpdate } from '@burrow/protocol';
 import type { OidcConfig } from '../../config.js';
 import type { Db } from '../../storage/db.js';
+import { createSettingsRepository } from '../settings/settings.repository.js';
 import { badRequest } from '../../errors.js';
 
 /** Everything stored, the client secret included; never sent as is. */
@@ -78,8 +79,9 @@ export type OidcSettingsStore = Awaited<ReturnType<typeof createOidcSettings>>;
  * configuration when given there (those fields are locked in the settings screen).
  */
 export async function createOidcSettings(db: Db, fixed: OidcConfig) {
-  const row = await db.selectFrom('settings').select('value').where('key', '=', SETTINGS_KEY).executeTakeFirst();
-  let stored: OidcStored = { ...DefaultOidc, ...(row ? (JSON.parse(row.value) as Partial<OidcStored>) : {}) };
+  const repository = createSettingsRepository(db);
+  const row = await repository.get(SETTINGS_KEY);
+  let stored: OidcStored = { ...DefaultOidc, ...(row !== undefined ? (JSON.parse(row) as Partial<OidcStored>) : {}) };
   const locked = Object.keys(fixed).filter((key) => fixed[key as keyof OidcConfig] !== undefined) as (keyof OidcConfig)[];
   // A configuration naming an issuer means single sign-on is wanted, unless it says otherwise.
   const implied: Partial<OidcStored> = fixed.issuer && fixed.enabled === undefined ? { enabled: true } : {};
@@ -110,7 +112,7 @@ export async function createOidcSettings(db: Db, fixed: OidcConfig) {
       const toStore: OidcStored = { ...next, clientSecret: update.clientSecret ?? stored.clientSecret };
       for (const key of locked) (toStore as Record<string, unknown>)[key] = stored[key];
       const value = JSON.stringify(toStore);
-      await db.insertInto('settings').values({ key: SETTINGS_KEY, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+      await repository.put(SETTINGS_KEY, value);
       stored = toStore;
       version += 1;
       return this.view();

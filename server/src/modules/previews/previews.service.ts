@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Config } from '../../config.js';
 import { AppError, badRequest, notImplemented, payloadTooLarge } from '../../errors.js';
 import type { ResolvedPath } from '../../storage/scoped-fs.js';
+import type { FileEvent } from '../../storage/file-events.js';
 import { baseName } from '../../storage/virtual-path.js';
 import type { UserRecord } from '../users/users.model.js';
 import type { DownloadsService, ReadTarget } from '../downloads/downloads.service.js';
@@ -131,6 +132,11 @@ export function createPreviewsService({ config, downloads, cache, videoFrames }:
     }
   }
 
+  async function onFileChanged(real: string, isDir: boolean): Promise<void> {
+    if (isDir) await cache.purgeUnder(real);
+    else await cache.purge(real);
+  }
+
   return {
     /**
      * A preview of `decoded` at `size`. Errors come in the protocol's order: a bad size 400,
@@ -146,9 +152,26 @@ export function createPreviewsService({ config, downloads, cache, videoFrames }:
     previewOf,
 
     /** Keeps the cache in step with changes made through Burrow. */
-    async onFileChanged(real: string, isDir: boolean): Promise<void> {
-      if (isDir) await cache.purgeUnder(real);
-      else await cache.purge(real);
+    onFileChanged,
+
+    /** Drops the cached previews of whatever a file event changed, moved or removed. */
+    async onFileEvent(event: FileEvent): Promise<void> {
+      switch (event.kind) {
+        case 'created':
+        case 'modified':
+          await onFileChanged(event.real, false);
+          break;
+        case 'deleted':
+          await onFileChanged(event.real, event.isDir);
+          break;
+        case 'moved':
+          await onFileChanged(event.fromReal, event.isDir);
+          await onFileChanged(event.toReal, event.isDir);
+          break;
+        case 'copied':
+          await onFileChanged(event.toReal, event.isDir);
+          break;
+      }
     },
   };
 }

@@ -19,6 +19,8 @@ export function createSubtitlesService({ downloads }: { downloads: DownloadsServ
       const { resolved } = await downloads.resolveExisting(user, decoded);
       return subtitleOf(resolved);
     },
+
+    subtitleOf,
   };
 }
 

@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Rule } from '@burrow/protocol';
 import { createTestApp, loginAs, makeUser, type TestApp } from '../../test-support/app.js';
-import { searchServiceOf } from './search.module.js';
 import { ndjson } from './search.routes.js';
 import type { SearchService } from './search.service.js';
 import { eventually, makeTree } from './search.test-support.js';
@@ -20,7 +19,7 @@ const encodePath = (virtual: string) => virtual.split('/').map(encodeURIComponen
 
 async function setUp(overrides: Record<string, unknown> = {}) {
   t = await createTestApp(overrides);
-  search = searchServiceOf(t.app.services)!;
+  search = t.app.services.search;
   admin = await t.login();
 }
 afterEach(async () => {

@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
 import { DefaultMinimumPasswordLength, DefaultTus, HookEvents, ViewModes, type Settings, type SettingsUpdate } from '@burrow/protocol';
 import type { Db } from '../../storage/db.js';
+import { createSettingsRepository } from './settings.repository.js';
 import { badRequest } from '../../errors.js';
 import { freshSettings } from './settings.defaults.js';
-import { sanitiseRules, validateRules } from '../rules/rules.js';
+import { sanitiseRules, validateRules } from '../../storage/rules.js';
 
 const SETTINGS_KEY = 'settings';
 const MAX_PASSWORD_BYTES = 1024;
@@ -67,12 +68,12 @@ export async function createSettingsService(db: Db) {
   let cached: Settings;
   let signingKey: Uint8Array;
 
-  const stored = await db.selectFrom('settings').selectAll().execute();
-  const byKey = new Map(stored.map((row) => [row.key, row.value]));
+  const repository = createSettingsRepository(db);
+  const byKey = await repository.all();
   const isFirstRun = !byKey.has(SETTINGS_KEY);
   if (isFirstRun) {
     cached = freshSettings();
-    await db.insertInto('settings').values({ key: SETTINGS_KEY, value: JSON.stringify(cached) }).execute();
+    await repository.insert(SETTINGS_KEY, JSON.stringify(cached));
   } else {
     cached = { ...freshSettings(), ...JSON.parse(byKey.get(SETTINGS_KEY)!) };
   }
@@ -80,7 +81,7 @@ export async function createSettingsService(db: Db) {
     signingKey = Buffer.from(byKey.get(SIGNING_KEY)!, 'base64');
   } else {
     signingKey = crypto.randomBytes(64);
-    await db.insertInto('settings').values({ key: SIGNING_KEY, value: Buffer.from(signingKey).toString('base64') }).execute();
+    await repository.insert(SIGNING_KEY, Buffer.from(signingKey).toString('base64'));
   }
 
   const listeners = new Set<(settings: Settings) => void>();
@@ -94,7 +95,7 @@ export async function createSettingsService(db: Db) {
       return signingKey;
     },
     async save(next: Settings): Promise<Settings> {
-      await db.updateTable('settings').set({ value: JSON.stringify(next) }).where('key', '=', SETTINGS_KEY).execute();
+      await repository.update(SETTINGS_KEY, JSON.stringify(next));
       cached = next;
       for (const listener of listeners) listener(this.get());
       return this.get();

@@ -3,7 +3,6 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Share } from '@burrow/protocol';
-import { searchServiceOf } from '../search/search.module.js';
 import { eventually } from '../search/search.test-support.js';
 import { randomBytes, rawRequest, uploadRows } from '../uploads/tus.test-support.js';
 import { createShareHarness, passwordHeader, type ShareHarness } from './shares.test-support.js';
@@ -213,7 +212,7 @@ describe('uploading through a file request', () => {
   });
 
   it('tells the search index about the new file', async () => {
-    const search = searchServiceOf(h.t.app.services)!;
+    const search = h.t.app.services.search;
     await search.rescan();
     const link = await requestLink(h.t, h.admin, '/inbox/');
     expect((await uploader(port, link.hash).send('quarterly-figures.ods', Buffer.from('x'))).patched?.status).toBe(204);

@@ -1,10 +1,9 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { FileEvent, FileEvents } from '../../storage/file-events.js';
+import type { FileEvent } from '../../storage/file-events.js';
 import type { Scopes } from '../../storage/scopes.js';
 import { cleanVirtualPath } from '../../storage/virtual-path.js';
 import type { UsersRepository } from '../users/users.repository.js';
-import type { UsersService } from '../users/users.service.js';
 import { sharePathKey, type ShareRecord } from './shares.model.js';
 import type { SharesRepository } from './shares.repository.js';
 import { targetIdentity } from './share-target.js';
@@ -83,7 +82,12 @@ export function createShareLifecycle(deps: { shares: SharesRepository; users: Us
   }
 
   async function onFileEvent(event: FileEvent): Promise<void> {
-    if (event.kind === 'deleted') await removeUnder(event.real);
+    if (event.kind === 'deleted') {
+      // The acting user's links by path (a link through a folder link names another real
+      // path), then every owner's links by where their targets are on disk.
+      await shares.removeByOwnerUnder(event.user.id, event.virtual);
+      await removeUnder(event.real);
+    }
     else if (event.kind === 'moved') {
       await removeUnder(event.fromReal);
       await retargetUnder(event.toReal);
@@ -94,12 +98,9 @@ export function createShareLifecycle(deps: { shares: SharesRepository; users: Us
   return {
     removeUnder,
     onFileEvent,
-    /** Subscribes to file events and user deletion; returns the unsubscribe for file events. */
-    attach(fileEvents: FileEvents, usersService: UsersService): () => void {
-      usersService.onUserDeleted(async (user) => {
-        await shares.removeByUser(user.id);
-      });
-      return fileEvents.on(onFileEvent);
+    /** A deleted user's links go with them. */
+    async onUserDeleted(user: { id: number }): Promise<void> {
+      await shares.removeByUser(user.id);
     },
   };
 }

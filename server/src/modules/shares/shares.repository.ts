@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { SharesTable } from '../../storage/schema.js';
-import type { ShareRecord, TargetIdentity } from './shares.model.js';
+import { sharePathKey, type ShareRecord, type TargetIdentity } from './shares.model.js';
 
 function toRecord(row: Selectable<SharesTable>): ShareRecord {
   return {
@@ -81,6 +81,19 @@ export function createSharesRepository(db: Db) {
     async removeMany(hashes: string[]): Promise<number> {
       if (!hashes.length) return 0;
       const result = await db.deleteFrom('shares').where('hash', 'in', hashes).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+    /**
+     * Deletes one owner's links on `virtual` and below, on path boundaries (`/a` never takes
+     * `/ab`'s links) and whether or not a link was stored with a trailing slash.
+     */
+    async removeByOwnerUnder(userId: number, virtual: string): Promise<number> {
+      const base = sharePathKey(virtual);
+      const prefix = base === '/' ? '/' : `${base}/`;
+      const rows = await db.selectFrom('shares').select(['hash', 'path']).where('user_id', '=', userId).execute();
+      const doomed = rows.filter((row) => sharePathKey(row.path) === base || row.path.startsWith(prefix)).map((row) => row.hash);
+      if (!doomed.length) return 0;
+      const result = await db.deleteFrom('shares').where('hash', 'in', doomed).executeTakeFirst();
       return Number(result.numDeletedRows);
     },
     async removeByUser(userId: number): Promise<number> {

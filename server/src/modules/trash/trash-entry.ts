@@ -2,13 +2,17 @@ import crypto from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { TrashItem } from '@burrow/protocol';
-import type { Services } from '../../app.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../storage/db.js';
+import type { Scopes } from '../../storage/scopes.js';
+import type { SettingsService } from '../settings/settings.service.js';
 import type { ResolvedPath } from '../../storage/scoped-fs.js';
 import type { UserRecord } from '../users/users.model.js';
 import { entrySize, moveAcross, placeInTrash, removeStored } from './trash-bin.js';
 import { createTrashRepository, type TrashRecord } from './trash.repository.js';
+import { createUsersRepository } from '../users/users.repository.js';
 
-export type TrashDeps = Pick<Services, 'config' | 'db' | 'scopes' | 'settings'>;
+export type TrashDeps = { config: Config; db: Db; scopes: Scopes; settings: SettingsService };
 
 const DayMs = 24 * 3600 * 1000;
 
@@ -36,13 +40,12 @@ export function presentTrashItem(record: TrashRecord): TrashItem {
  * Takes a row out of the database before its item is touched, so two requests (a restore and a
  * sweep, two purges) never both act on one item: only the one that removed the row goes on.
  */
-export async function claim(deps: Pick<Services, 'db'>, id: string): Promise<boolean> {
-  const result = await deps.db.deleteFrom('trash').where('id', '=', id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+export async function claim(deps: Pick<TrashDeps, 'db'>, id: string): Promise<boolean> {
+  return createTrashRepository(deps.db).claim(id);
 }
 
 /** Removes a kept item and its row for good. */
-export async function drop(deps: Pick<Services, 'db'>, record: TrashRecord): Promise<void> {
+export async function drop(deps: Pick<TrashDeps, 'db'>, record: TrashRecord): Promise<void> {
   if (await claim(deps, record.id)) await removeStored(record.storedPath);
 }
 
@@ -104,7 +107,7 @@ export async function sweepTrash(deps: TrashDeps, now = Date.now()): Promise<voi
   if (retentionDays > 0) {
     for (const record of await repository.deletedBefore(now - retentionDays * DayMs)) await drop(deps, record);
   }
-  const users = new Set((await deps.db.selectFrom('users').select('id').execute()).map((row) => Number(row.id)));
+  const users = new Set(await createUsersRepository(deps.db).ids());
   for (const record of await repository.all()) {
     if (!users.has(record.userId)) {
       await drop(deps, record);

@@ -6,7 +6,6 @@ import type { TrashList } from '@burrow/protocol';
 import { createTestApp, type TestApp } from '../../test-support/app.js';
 import { createFilesHarness, type FilesHarness } from '../files/files.test-support.js';
 import { createDavHarness, passwordOf, type DavHarness } from '../webdav/webdav.test-support.js';
-import { searchServiceOf } from '../search/search.module.js';
 import { eventually } from '../search/search.test-support.js';
 import { FilesystemTrashName } from './trash-bin.js';
 
@@ -72,7 +71,7 @@ describe('entry points that delete', () => {
   it('the search index forgets a trashed item and finds it again once restored', async () => {
     const h: FilesHarness = await createFilesHarness();
     cleanups.push(() => h.close());
-    const search = searchServiceOf(h.t.app.services)!;
+    const search = h.t.app.services.search;
     h.put('reports/quarterly-figures.ods', 'q');
     await search.rescan();
     const found = async () => {

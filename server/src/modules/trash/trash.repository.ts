@@ -98,5 +98,10 @@ export function createTrashRepository(db: Db) {
     async remove(id: string): Promise<void> {
       await db.deleteFrom('trash').where('id', '=', id).execute();
     },
+    /** Deletes a row; true only for the one caller that actually removed it. */
+    async claim(id: string): Promise<boolean> {
+      const result = await db.deleteFrom('trash').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
   };
 }

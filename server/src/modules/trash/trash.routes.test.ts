@@ -4,7 +4,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Rule, TrashItem, TrashList, TrashSettings } from '@burrow/protocol';
 import { createFilesHarness, type FilesHarness } from '../files/files.test-support.js';
 import type { FileEvent } from '../../storage/file-events.js';
-import { trashOf } from './trash.module.js';
 
 let h: FilesHarness;
 let events: FileEvent[];
@@ -334,12 +333,12 @@ describe('the trash sweep', () => {
     const old = await itemNamed(h.admin, 'old.txt');
     const stored = await storedPathOf(old.id);
     await h.t.app.services.db.updateTable('trash').set({ deleted_at: Date.now() - 3 * 24 * 3600_000 }).where('id', '=', old.id).execute();
-    await trashOf(h.t.app.services)!.sweep();
+    await h.t.app.services.trashSweeper.sweep();
     expect(names(await listTrash(h.admin))).toEqual(['new.txt']);
     expect(fs.existsSync(stored)).toBe(false);
     // 0 days: kept until removed by hand.
     await setTrash({ retentionDays: 0 });
-    await trashOf(h.t.app.services)!.sweep(Date.now() + 3650 * 24 * 3600_000);
+    await h.t.app.services.trashSweeper.sweep(Date.now() + 3650 * 24 * 3600_000);
     expect(names(await listTrash(h.admin))).toEqual(['new.txt']);
   });
 
@@ -358,7 +357,7 @@ describe('the trash sweep', () => {
     expect((await listTrash(h.admin)).total).toBe(2);
     // Lowering the limit later takes effect with the sweep the change starts.
     await setTrash({ maxSize: 13 });
-    await trashOf(h.t.app.services)!.sweep();
+    await h.t.app.services.trashSweeper.sweep();
     expect(names(await listTrash(h.admin))).toEqual(['big.bin']);
   });
 
@@ -368,7 +367,7 @@ describe('the trash sweep', () => {
     await remove(dave, '/d.txt');
     const row = await h.t.app.services.db.selectFrom('trash').select(['stored_path', 'user_id']).executeTakeFirstOrThrow();
     expect((await h.t.request(h.admin, { method: 'DELETE', url: `/api/users/${row.user_id}`, payload: { current_password: 'admin-test-password-1' } })).statusCode).toBe(200);
-    await trashOf(h.t.app.services)!.sweep();
+    await h.t.app.services.trashSweeper.sweep();
     expect(fs.existsSync(row.stored_path)).toBe(false);
     expect(await h.t.app.services.db.selectFrom('trash').selectAll().execute()).toEqual([]);
   });

@@ -20,26 +20,19 @@ import {
   UserTwoFactorUpdate,
   userTwoFactorPath,
 } from '@burrow/protocol';
-import type { Services } from '../../app.js';
 import { sendStatus } from '../../plugins/error-handler.js';
 import { sessionOnly } from '../api-tokens/session-only.js';
-import { createTwoFactorService } from './two-factor.service.js';
+import type { TwoFactorService } from './two-factor.service.js';
+
+export type TwoFactorDeps = { twoFactor: TwoFactorService };
 
 /**
- * Two-factor codes (TOTP). The login asks this module after a right password; the routes let a
- * user enrol, confirm, turn it off and replace recovery codes (from a session, never an API
- * token), complete a login with a challenge, and let admins require and reset it.
+ * Two-factor codes (TOTP). The login asks the service after a right password (wired in the
+ * composition root); the routes let a user enrol, confirm, turn it off and replace recovery
+ * codes (from a session, never an API token), complete a login with a challenge, and let admins
+ * require and reset it.
  */
-export const twoFactorModule: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const twoFactor = createTwoFactorService({
-    db: services.db,
-    settings: services.settings,
-    users: services.usersRepository,
-    issue: (user) => services.auth.issue(user),
-  });
-  await twoFactor.loadPolicy();
-  services.auth.useSecondFactor((user) => twoFactor.afterPassword(user));
-  services.users.onUserDeleted((user) => twoFactor.forget(user.id));
+export const twoFactorModule: FastifyPluginAsyncTypebox<TwoFactorDeps> = async (app, { twoFactor }) => {
 
   const session = sessionOnly(app);
   const admin = sessionOnly(app, { admin: true });

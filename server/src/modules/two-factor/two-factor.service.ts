@@ -9,6 +9,8 @@ import {
   type UserTwoFactor,
 } from '@burrow/protocol';
 import type { Db } from '../../storage/db.js';
+import { createSettingsRepository } from '../settings/settings.repository.js';
+import { createTwoFactorRepository, type TwoFactorRow } from './two-factor.repository.js';
 import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../errors.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { UsersRepository } from '../users/users.repository.js';
@@ -30,7 +32,7 @@ const ACCOUNT_CAP = 10;
 
 const POLICY_KEY = 'two_factor_policy';
 
-type Row = { secret: string | null; enabled_at: number | null; required: number; last_step: number | null };
+type Row = TwoFactorRow;
 
 /** The request details the service needs: where it came from, for the guess limits. */
 type Client = { client: string };
@@ -44,6 +46,8 @@ export function createTwoFactorService(deps: {
   now?: () => number;
 }) {
   const { db, settings, users, issue } = deps;
+  const settingsRows = createSettingsRepository(db);
+  const rows = createTwoFactorRepository(db);
   const now = deps.now ?? Date.now;
   const box = createSecretBox(settings.signingKey());
   const guard = createPasswordGuard(CodeGuessPolicy, { now });
@@ -52,12 +56,12 @@ export function createTwoFactorService(deps: {
   let policy: TwoFactorPolicy = { requiredForEveryone: false };
 
   async function loadPolicy(): Promise<void> {
-    const row = await db.selectFrom('settings').select('value').where('key', '=', POLICY_KEY).executeTakeFirst();
-    if (row) policy = { requiredForEveryone: Boolean((JSON.parse(row.value) as Partial<TwoFactorPolicy>).requiredForEveryone) };
+    const row = await settingsRows.get(POLICY_KEY);
+    if (row !== undefined) policy = { requiredForEveryone: Boolean((JSON.parse(row) as Partial<TwoFactorPolicy>).requiredForEveryone) };
   }
 
   async function rowOf(userId: number): Promise<Row | undefined> {
-    return db.selectFrom('two_factor').select(['secret', 'enabled_at', 'required', 'last_step']).where('user_id', '=', userId).executeTakeFirst();
+    return rows.find(userId);
   }
 
   /** Two-factor is about passwords: under proxy or no authentication Burrow asks none. */
@@ -70,25 +74,13 @@ export function createTwoFactorService(deps: {
   }
 
   async function countRecoveryCodes(userId: number): Promise<number> {
-    const row = await db
-      .selectFrom('recovery_codes')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return rows.countRecoveryCodes(userId);
   }
 
   /** Ten fresh codes replace any left; only their hashes are kept. */
   async function newRecoveryCodes(userId: number): Promise<string[]> {
     const codes = Array.from({ length: RecoveryCodeCount }, newRecoveryCode);
-    await db.transaction().execute(async (tx) => {
-      await tx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
-      await tx
-        .insertInto('recovery_codes')
-        .values(codes.map((code) => ({ user_id: userId, code_hash: hashRecoveryCode(code) })))
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-    });
+    await rows.replaceRecoveryCodes(userId, codes.map(hashRecoveryCode));
     return codes;
   }
 
@@ -96,11 +88,7 @@ export function createTwoFactorService(deps: {
   async function startEnrolment(user: UserRecord): Promise<TwoFactorEnrolment> {
     const secret = newSecret();
     const sealed = box.seal(secret);
-    await db
-      .insertInto('two_factor')
-      .values({ user_id: user.id, secret: sealed, enabled_at: null, required: 0, last_step: null })
-      .onConflict((oc) => oc.column('user_id').doUpdateSet({ secret: sealed, enabled_at: null, last_step: null }))
-      .execute();
+    await rows.startEnrolment(user.id, sealed);
     return { secret, uri: otpauthUri(issuerName(), user.username, secret) };
   }
 
@@ -125,21 +113,10 @@ export function createTwoFactorService(deps: {
         if (/^\d{6}$/.test(digits)) {
           const step = await matchingStep(secret, digits, row.last_step === null ? null : Number(row.last_step), now());
           if (step === undefined) return false;
-          const claimed = await db
-            .updateTable('two_factor')
-            .set({ last_step: step })
-            .where('user_id', '=', userId)
-            .where((eb) => eb.or([eb('last_step', 'is', null), eb('last_step', '<', step)]))
-            .executeTakeFirst();
-          return Number(claimed.numUpdatedRows) === 1;
+          return rows.claimStep(userId, step);
         }
         if (!options.recovery || normaliseRecoveryCode(typed).length !== 10) return false;
-        const used = await db
-          .deleteFrom('recovery_codes')
-          .where('user_id', '=', userId)
-          .where('code_hash', '=', hashRecoveryCode(typed))
-          .executeTakeFirst();
-        return Number(used.numDeletedRows) === 1;
+        return rows.useRecoveryCode(userId, hashRecoveryCode(typed));
       });
     } finally {
       if (valid) cap.release();
@@ -154,7 +131,7 @@ export function createTwoFactorService(deps: {
     if (isEnabled(row)) throw conflict('two-factor authentication is already on');
     if (!row?.secret) throw conflict('no enrolment in progress');
     if (!(await checkCode(userId, code, source, { recovery: false }))) throw forbidden('wrong code');
-    await db.updateTable('two_factor').set({ enabled_at: now() }).where('user_id', '=', userId).execute();
+    await rows.markEnabled(userId, now());
     return newRecoveryCodes(userId);
   }
 
@@ -249,10 +226,7 @@ export function createTwoFactorService(deps: {
 
     /** Removes the secret and recovery codes (turning off, admin reset); the requirement stays. */
     async reset(userId: number): Promise<void> {
-      await db.transaction().execute(async (tx) => {
-        await tx.updateTable('two_factor').set({ secret: null, enabled_at: null, last_step: null }).where('user_id', '=', userId).execute();
-        await tx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
-      });
+      await rows.reset(userId);
       challenges.forgetUser(userId);
     },
 
@@ -264,12 +238,7 @@ export function createTwoFactorService(deps: {
 
     async setRequired(userId: number, required: boolean): Promise<void> {
       if (!(await users.findById(userId))) throw notFound();
-      const value = required ? 1 : 0;
-      await db
-        .insertInto('two_factor')
-        .values({ user_id: userId, secret: null, enabled_at: null, required: value, last_step: null })
-        .onConflict((oc) => oc.column('user_id').doUpdateSet({ required: value }))
-        .execute();
+      await rows.setRequired(userId, required);
     },
 
     /** Admin reset: the user signs in with the password alone (or enrols again if required). */
@@ -284,19 +253,14 @@ export function createTwoFactorService(deps: {
 
     async setPolicy(next: TwoFactorPolicy): Promise<TwoFactorPolicy> {
       const value = JSON.stringify({ requiredForEveryone: next.requiredForEveryone });
-      await db
-        .insertInto('settings')
-        .values({ key: POLICY_KEY, value })
-        .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
-        .execute();
+      await settingsRows.put(POLICY_KEY, value);
       policy = { requiredForEveryone: next.requiredForEveryone };
       return { ...policy };
     },
 
     /** A deleted user's secret, codes and challenges go with them. */
     async forget(userId: number): Promise<void> {
-      await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
-      await db.deleteFrom('two_factor').where('user_id', '=', userId).execute();
+      await rows.removeUser(userId);
       challenges.forgetUser(userId);
     },
   };

@@ -1,10 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { DefaultTus } from '@burrow/protocol';
-import type { Services } from '../../app.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../storage/db.js';
+import type { FileEvents } from '../../storage/file-events.js';
+import type { Scopes } from '../../storage/scopes.js';
+import type { SettingsService } from '../settings/settings.service.js';
 import { createStagingArea } from './staging.js';
 import { createUploadLocks } from './upload-locks.js';
 import type { UploadHooks, UploadsLog } from './upload-context.js';
-import { createUploadsRepository } from './uploads.repository.js';
+import { createUploadsRepository, type UploadsRepository } from './uploads.repository.js';
 import { createUploadsService, type UploadsService } from './uploads.service.js';
 import { tusRoutes } from './tus.routes.js';
 import { createHooks } from '../files/hooks.js';
@@ -15,44 +19,44 @@ export type UploadsOptions = {
   hooks?: UploadHooks;
   /** Largest `Upload-Length` accepted (413 beyond); the `maxUploadSize` setting unless set. */
   maxUploadLength?: number;
+  /** The upload rows (a new repository over `db` unless given). */
+  repository?: UploadsRepository;
 };
 
-type UploadsDeps = Pick<Services, 'config' | 'db' | 'scopes' | 'fileEvents' | 'settings'> & { log: UploadsLog };
+/** What the uploads service is built from. */
+export type UploadsServiceDeps = {
+  config: Config;
+  db: Db;
+  scopes: Scopes;
+  fileEvents: FileEvents;
+  settings: SettingsService;
+  log: UploadsLog;
+};
 
-/** Builds the uploads service over the shared services (the HTTP module and tests use this). */
-export function createUploads(services: UploadsDeps, options: UploadsOptions = {}): UploadsService {
+/** Builds the uploads service (the composition root and tests use this). */
+export function createUploads(deps: UploadsServiceDeps, options: UploadsOptions = {}): UploadsService {
   return createUploadsService({
-    config: services.config,
-    scopes: services.scopes,
-    fileEvents: services.fileEvents,
-    repository: createUploadsRepository(services.db),
-    staging: createStagingArea(services.config.cacheDir, services.config.fileMode),
+    config: deps.config,
+    scopes: deps.scopes,
+    fileEvents: deps.fileEvents,
+    repository: options.repository ?? createUploadsRepository(deps.db),
+    staging: createStagingArea(deps.config.cacheDir, deps.config.fileMode),
     locks: createUploadLocks(),
-    hooks: options.hooks ?? createHooks(services, { log: services.log }),
-    log: services.log,
-    maxLength: options.maxUploadLength ?? services.config.maxUploadSize,
-    chunkSize: () => services.settings.get().tus.chunkSize || DefaultTus.chunkSize,
+    hooks: options.hooks ?? createHooks(deps, { log: deps.log }),
+    log: deps.log,
+    maxLength: options.maxUploadLength ?? deps.config.maxUploadSize,
+    chunkSize: () => deps.settings.get().tus.chunkSize || DefaultTus.chunkSize,
   });
 }
 
-const running = new WeakMap<Services, UploadsService>();
+export type UploadsDeps = { uploads: UploadsService; baseURL: string };
 
 /**
- * The app's one uploads service, for other modules whose uploads must share its locks, staging
- * and sweep (file requests); undefined before the uploads module is registered.
+ * The uploads module: the expiry sweep of the uploads service (once at start, then on a timer
+ * stopped on close) and the tus routes.
  */
-export function uploadsServiceOf(services: Services): UploadsService | undefined {
-  return running.get(services);
-}
-
-/**
- * The uploads module: the service, its expiry sweep (once at start, then on a timer stopped on
- * close) and the tus routes.
- */
-export const uploadsModule: FastifyPluginAsync<{ services: Services } & UploadsOptions> = async (app, { services, ...options }) => {
-  const uploads = createUploads({ ...services, log: app.log }, options);
-  running.set(services, uploads);
+export const uploadsModule: FastifyPluginAsync<UploadsDeps> = async (app, { uploads, baseURL }) => {
   const stopSweeping = await uploads.startSweeping();
   app.addHook('onClose', async () => stopSweeping());
-  await app.register(tusRoutes, { uploads, baseURL: services.config.baseURL });
+  await app.register(tusRoutes, { uploads, baseURL });
 };

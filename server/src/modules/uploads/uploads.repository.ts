@@ -104,5 +104,11 @@ export function createUploadsRepository(db: Db) {
     async remove(id: string): Promise<void> {
       await db.deleteFrom('uploads').where('id', '=', id).execute();
     },
+
+    /** Uploads begun and not yet finished or expired. */
+    async count(): Promise<number> {
+      const row = await db.selectFrom('uploads').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirst();
+      return Number(row?.count ?? 0);
+    },
   };
 }

@@ -1,7 +1,7 @@
 import { Value } from '@sinclair/typebox/value';
 import { User, ViewModes } from '@burrow/protocol';
 import { badRequest } from '../../errors.js';
-import { sanitiseRules, validateRules } from '../rules/rules.js';
+import { sanitiseRules, validateRules } from '../../storage/rules.js';
 import type { NewUserRecord } from './users.model.js';
 
 /** JSON field name → how it is validated and stored on the record. */

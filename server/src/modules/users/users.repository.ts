@@ -65,6 +65,10 @@ export function createUsersRepository(db: Db) {
       const row = await db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
       return row ? toRecord(row) : undefined;
     },
+    /** The id of every user. */
+    async ids(): Promise<number[]> {
+      return (await db.selectFrom('users').select('id').execute()).map((row) => Number(row.id));
+    },
     async count(): Promise<number> {
       const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       return Number(row.n);

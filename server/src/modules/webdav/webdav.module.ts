@@ -1,19 +1,27 @@
 import { WildcardParams, mediaResponse } from '@burrow/protocol';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Services } from '../../app.js';
+import type { Config } from '../../config.js';
+import type { Scopes } from '../../storage/scopes.js';
 import { toAppError } from '../../plugins/error-handler.js';
-import { createFilesService, type FilesService } from '../files/files.service.js';
-import { createHooks } from '../files/hooks.js';
+import type { FilesService } from '../files/files.service.js';
 import type { DavContext } from './context.js';
-import { createDeadProperties } from './dead-properties.js';
+import type { DeadProperties } from './dead-properties.js';
 import { lock, unlock } from './lock-methods.js';
-import { createLockStore, type LockStore } from './locks.js';
+import type { LockStore } from './locks.js';
 import { copyOrMove, DAV_METHODS, get, mkcol, options, put, remove } from './methods.js';
 import { DAV_PREFIX, requestPath } from './paths.js';
 import { propfind } from './propfind.js';
 import { proppatch } from './proppatch.js';
 import { DavError, sendCondition, sendPlain } from './responses.js';
-import { createDavAuthenticator } from './webdav-auth.js';
+import type { DavAuthenticator } from './webdav-auth.js';
+
+export type WebdavDeps = {
+  config: Config;
+  scopes: Pick<Scopes, 'forUser'>;
+  files: FilesService;
+  /** Locks and dead properties, kept current by file events in the composition root. */
+  webdav: { locks: LockStore; properties: DeadProperties; authenticator: DavAuthenticator };
+};
 
 /** Methods fastify does not know by default, and whether they carry a body. */
 const EXTRA_METHODS: Array<[string, boolean]> = [
@@ -50,20 +58,8 @@ const HANDLERS: Record<string, Handler> = {
  * the files service. Users sign in with HTTP Basic (their Burrow password, under the login's
  * guess limits) or send an API token.
  */
-export const webdavModule: FastifyPluginAsync<{ services: Services; files?: FilesService; locks?: LockStore }> = async (app, opts) => {
-  const { services } = opts;
-  const files = opts.files ?? createFilesService(services, { hooks: createHooks(services, { log: app.log }) });
-  const locks = opts.locks ?? createLockStore();
-  const properties = createDeadProperties(services.db, services.scopes.serverRoot);
-  const authenticator = createDavAuthenticator({ auth: services.auth, settings: services.settings });
-  const detach = services.fileEvents.on(async (event) => {
-    // A lock belongs to the resource at its place: it goes when the resource is deleted or moved
-    // away, whether through WebDAV or the API.
-    if (event.kind === 'deleted') locks.dropAt(event.real);
-    if (event.kind === 'moved') locks.dropAt(event.fromReal);
-    await properties.onFileEvent(event);
-  });
-  app.addHook('onClose', async () => detach());
+export const webdavModule: FastifyPluginAsync<WebdavDeps> = async (app, { config, scopes, files, webdav }) => {
+  const { locks, properties, authenticator } = webdav;
 
   for (const [method, hasBody] of EXTRA_METHODS) {
     if (!app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody });
@@ -97,9 +93,9 @@ export const webdavModule: FastifyPluginAsync<{ services: Services; files?: File
       request,
       reply,
       user,
-      scope: await services.scopes.forUser(user),
+      scope: await scopes.forUser(user),
       path: requestPath(request.url),
-      config: services.config,
+      config,
       files,
       locks,
       properties,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Rule } from '@burrow/protocol';
-import { AppError } from '../../errors.js';
+import { AppError } from '../errors.js';
 import { createRuleChecker, sanitiseRules, validateRules } from './rules.js';
 
 const deny = (path: string): Rule => ({ regex: false, allow: false, path, regexp: { raw: '' } });

@@ -1,6 +1,6 @@
 import type { Rule } from '@burrow/protocol';
-import { badRequest } from '../../errors.js';
-import { cleanVirtualPath } from '../../storage/virtual-path.js';
+import { badRequest } from '../errors.js';
+import { cleanVirtualPath } from './virtual-path.js';
 
 /** Throws a 400 when a rule is malformed (an invalid regex would otherwise deny or crash later). */
 export function validateRules(rules: Rule[]): void {
