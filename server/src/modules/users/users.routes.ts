@@ -67,7 +67,8 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService; auth:
     const { id } = request.params;
     const body: unknown = request.body;
     if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) throw badRequest('malformed JSON');
-    const currentPassword = body === undefined ? undefined : (body as UserDeleteRequest).current_password;
+    const given: unknown = body === undefined ? undefined : Reflect.get(body, 'current_password');
+    const currentPassword = typeof given === 'string' ? given : undefined;
     await users.remove(request.auth!.user, Number(id), currentPassword, { client: request.clientAddress });
     return sendStatus(reply, 200);
   });
