@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, machine, makeWorkFolder, memoryOf, resetPeakMemory, runBench, startBurrow as startServer, startChild, waitForHttp, waitUntilIdle } from './lib/burrow.mjs';
+import { cpuSecondsOf, freePort, machine, makeWorkFolder, memoryOf, resetPeakMemory, runBench, startBurrow as startServer, startChild, waitForHttp, waitUntilIdle } from './lib/burrow.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -307,10 +307,10 @@ async function measureFormats(burrow) {
         referenceTimes.push(fromReference.seconds);
         referenceBytes = fromReference.bytes;
       }
-      const ticks = cpuTicksOf(pid);
+      const cpuBefore = cpuSecondsOf(pid);
       const fromBurrow = await fetchTimed(burrow.port, `/api/raw/archive/?algo=${format}`, { 'x-auth': burrow.token });
       if (fromBurrow.status !== 200) throw new Error(`${format} archive answered ${fromBurrow.status}`);
-      cpuSeconds += (cpuTicksOf(pid) - ticks) / 100;
+      cpuSeconds += cpuSecondsOf(pid) - cpuBefore;
       burrowTimes.push(fromBurrow.seconds);
       archiveBytes = fromBurrow.bytes;
     }

@@ -14,3 +14,4 @@ export * from './two-factor.js';
 export * from './api-tokens.js';
 export * from './audit.js';
 export * from './oidc.js';
+export * from './http.js';

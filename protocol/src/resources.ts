@@ -61,8 +61,7 @@ export const ArchiveFormats = {
 } as const;
 export type ArchiveFormat = keyof typeof ArchiveFormats;
 
-export const PatchActions = ['copy', 'rename'] as const;
-export type PatchAction = (typeof PatchActions)[number];
+export { PatchActions, type PatchAction } from './constants.js';
 
 export const Usage = Type.Object({ total: Type.Number(), used: Type.Number() });
 export type Usage = Static<typeof Usage>;

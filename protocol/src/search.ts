@@ -7,4 +7,4 @@ export const SearchResult = Type.Object({
 });
 export type SearchResult = Static<typeof SearchResult>;
 
-export const SearchTypes = ['image', 'audio', 'music', 'video', 'pdf'] as const;
+export { SearchTypes, type SearchType } from './constants.js';

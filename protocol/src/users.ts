@@ -84,9 +84,10 @@ export const UserWriteRequest = Type.Object({
   what: Type.String(),
   which: Type.Array(Type.String()),
   current_password: Type.Optional(Type.String()),
+  /** User fields by name (`Partial<User>`); each named field is checked on its own by the server. */
   data: Type.Record(Type.String(), Type.Unknown()),
 });
-export type UserWriteRequest = { what: string; which: string[]; current_password?: string; data: Partial<User> };
+export type UserWriteRequest = Static<typeof UserWriteRequest>;
 
 export const UserDeleteRequest = Type.Object({
   current_password: Type.Optional(Type.String()),

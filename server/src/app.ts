@@ -11,8 +11,9 @@ import { authPlugin } from './plugins/auth.js';
 import { allowedHostsPlugin } from './plugins/allowed-hosts.js';
 import { loggerOptions } from './plugins/log-redaction.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
-import { webAppPlugin } from './plugins/web-app.js';
+import { VERSION, webAppPlugin } from './plugins/web-app.js';
 import { cutSilentConnections } from './plugins/silent-connections.js';
+import { openApiRoutes, registerOpenApi } from './plugins/openapi.js';
 import { createServices, type Services } from './services.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
@@ -47,6 +48,8 @@ export type BuildOptions = {
   onAdminPassword?: (password: string) => void;
   /** Where log lines go instead of standard output (tests read them). */
   logStream?: NonNullable<Parameters<typeof loggerOptions>[1]>;
+  /** Called before any route is registered, so that hooks added here apply to every route (tests check responses this way). */
+  beforeRoutes?: (app: FastifyInstance) => void | Promise<void>;
 };
 
 /** Builds the whole server: database, services, plugins and routes, in this order. */
@@ -76,6 +79,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Registered before any route, so it sees every one of them.
   const routeTable = createRouteTable();
   app.addHook('onRoute', (route) => routeTable.record(route));
+  // Also before any route: the OpenAPI document is collected from the routes as they are added.
+  await registerOpenApi(app, VERSION);
+  await options.beforeRoutes?.(app);
 
   cutSilentConnections(app.server);
   await app.register(errorHandlerPlugin);
@@ -117,6 +123,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(twoFactorModule, { twoFactor: services.twoFactor });
   await app.register(apiTokensModule, { apiTokens: services.apiTokens });
   await app.register(oidcModule, { config, oidc: services.oidc, oidcSettings: services.oidcSettings });
+  await app.register(openApiRoutes);
   await app.register(fp(webAppPlugin), { config, settings, routeTable });
 
   const purge = setInterval(() => void auth.purgeRevoked().catch(() => undefined), 10 * 60_000);

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import { buildApp } from '../app.js';
-import { limitMallocArenas, startIdleTrimmer, type IdleTrimmer } from '../storage/memory-trim.js';
+import { limitMallocArenas, startIdleTrimmer } from '../storage/memory-trim.js';
 
 /** Builds the app, listens, and shuts down gracefully on SIGINT/SIGTERM. */
 export async function serve(config: Config): Promise<void> {
@@ -13,11 +13,12 @@ export async function serve(config: Config): Promise<void> {
     onAdminPassword: (password) => process.stdout.write(`created user "admin" with the generated password ${password} (shown once; change it after logging in)\n`),
   });
   let closing = false;
-  let trimmer: IdleTrimmer | undefined;
+  // Gives memory back once the server goes quiet after a burst of work.
+  const trimmer = startIdleTrimmer();
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    trimmer?.stop();
+    trimmer.stop();
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
@@ -32,6 +33,5 @@ export async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   const address = await app.listen({ host: config.address, port: config.port });
-  trimmer = startIdleTrimmer();
   app.log.info(`Burrow serving ${config.root} at ${address}${config.baseURL}/`);
 }

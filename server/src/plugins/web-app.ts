@@ -4,13 +4,13 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { StartupElementId, type StartupSettings } from '@burrow/protocol';
+import { ApiTags, StartupElementId, WildcardParams, binaryResponse, responses, type StartupSettings } from '@burrow/protocol';
 import type { Config } from '../config.js';
 import type { SettingsService } from '../modules/settings/settings.service.js';
 import { runnerState, sandboxFor } from '../modules/commands/sandbox.js';
 import { sendStatus } from './error-handler.js';
 
-const VERSION = '0.1.0';
+export const VERSION = '0.1.0';
 
 /** Escapes JSON for a `<script type="application/json">` element: nothing can close the tag. */
 function escapeJsonForHtml(value: unknown): string {
@@ -179,7 +179,14 @@ export const webAppPlugin: FastifyPluginAsync<{ config: Config; settings: Settin
       .send(await renderIndex());
   }
 
-  app.get('/static/*', async (request: FastifyRequest, reply: FastifyReply) => {
+  const staticSchema = {
+    summary: "The web app's files and the branding folder's images and custom.css",
+    tags: [ApiTags.webApp],
+    security: [] as never[],
+    params: WildcardParams,
+    response: responses({ 200: binaryResponse('The file', ['*/*']) }),
+  };
+  app.get('/static/*', { schema: staticSchema }, async (request: FastifyRequest, reply: FastifyReply) => {
     // The router has already percent-decoded the wildcard once; decoding again would turn a
     // literal `%41` in a name into `A` and let `%252e` become `.`.
     const decoded = (request.params as { '*': string })['*'];

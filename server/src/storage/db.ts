@@ -6,7 +6,7 @@ import type { Database } from './schema.js';
 import { migrations } from './migrations.js';
 import { isPostgresUrl } from '../config.js';
 
-export { engineOf, type Engine } from './engine.js';
+export { engineOf } from './engine.js';
 
 export type Db = Kysely<Database>;
 

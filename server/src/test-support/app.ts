@@ -8,6 +8,7 @@ import { resolveConfig, type Config } from '../config.js';
 import { hashPassword } from '../modules/auth/passwords.js';
 import type { UserRecord } from '../modules/users/users.model.js';
 import { dropTestDatabase, testDatabase } from './postgres.js';
+import { installContractCheck, type ContractViolation } from './contract.js';
 
 export const ADMIN_PASSWORD = 'admin-test-password-1';
 
@@ -21,6 +22,8 @@ export type TestApp = {
   login(username?: string, password?: string): Promise<string>;
   /** app.inject with X-Auth set from `token`. */
   request(token: string | undefined, options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** Responses that did not match their route's declared schema so far (close() fails on any). */
+  contractViolations: ContractViolation[];
   close(): Promise<void>;
 };
 
@@ -42,7 +45,14 @@ export async function createTestApp(overrides: Record<string, unknown> = {}, opt
     // On a PostgreSQL run, a fresh database on the test cluster stands in for the file.
     database: await testDatabase(databaseFile),
   });
-  const app = await buildApp(config, options);
+  const contractViolations: ContractViolation[] = [];
+  const app = await buildApp(config, {
+    ...options,
+    beforeRoutes: async (instance) => {
+      installContractCheck(instance, contractViolations);
+      await options.beforeRoutes?.(instance);
+    },
+  });
   await app.ready();
   const testApp: TestApp = {
     app,
@@ -59,10 +69,15 @@ export async function createTestApp(overrides: Record<string, unknown> = {}, opt
       if (token) headers['x-auth'] = token;
       return app.inject({ ...injectOptions, headers });
     },
+    contractViolations,
     async close() {
       await app.close();
       await dropTestDatabase(databaseFile);
       fs.rmSync(base, { recursive: true, force: true });
+      if (contractViolations.length > 0) {
+        const lines = contractViolations.map((v) => `${v.method} ${v.url} → ${v.status}: ${v.problem}`);
+        throw new Error(`responses that break the API contract:\n${[...new Set(lines)].join('\n')}`);
+      }
     },
   };
   return testApp;

@@ -10,7 +10,7 @@ import { openDatabase } from '../storage/db.js';
  * folder, run by an unprivileged user when started as root (PostgreSQL refuses to run as root),
  * listening on a free 127.0.0.1 port with its socket in the same folder, removed on stop.
  */
-export type PostgresCluster = {
+type PostgresCluster = {
   port: number;
   /** The cluster's folder (data, socket and log). */
   dir: string;
@@ -25,7 +25,7 @@ export type PostgresCluster = {
 const SUPERUSER = 'burrow';
 
 /** The folder holding initdb and pg_ctl: BURROW_PG_BIN, the newest Debian install, or PATH. */
-export function findPostgresBin(): string | undefined {
+function findPostgresBin(): string | undefined {
   const candidates: string[] = [];
   if (process.env.BURROW_PG_BIN) candidates.push(process.env.BURROW_PG_BIN);
   const debian = '/usr/lib/postgresql';
@@ -69,7 +69,7 @@ function postgresAccount(): { uid: number; gid: number } {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+async function startPostgresCluster(): Promise<PostgresCluster> {
   const bin = findPostgresBin();
   if (!bin) throw new Error('PostgreSQL is not installed: initdb and pg_ctl were not found (apt-get install postgresql, or set BURROW_PG_BIN)');
   const owner = process.getuid?.() === 0 ? postgresAccount() : undefined;
@@ -150,7 +150,7 @@ const onPostgres = process.env.BURROW_TEST_DATABASE === 'postgres';
 const clusterUrl = process.env[URL_ENV];
 
 /** Whether this test run uses PostgreSQL (BURROW_TEST_DATABASE=postgres). */
-export function testingOnPostgres(): boolean {
+function testingOnPostgres(): boolean {
   return onPostgres;
 }
 

@@ -1,4 +1,4 @@
-import type { ArchiveFormat, ChecksumAlgorithm, Resource } from '@burrow/protocol';
+import type { ArchiveFormat, ChecksumAlgorithm, PatchAction, Resource } from '@burrow/protocol';
 import { ApiPaths } from '@burrow/protocol/paths';
 import { encodePath } from '../lib/paths';
 import { apiUrl, request, requestJson } from './http-client';
@@ -25,7 +25,7 @@ export async function deleteResource(path: string): Promise<void> {
 }
 
 /** `copy` duplicates, `rename` moves (the protocol's name for both moving and renaming). */
-export type TransferAction = 'copy' | 'rename';
+export type TransferAction = PatchAction;
 
 export type TransferOptions = {
   /** Replace an existing destination. */

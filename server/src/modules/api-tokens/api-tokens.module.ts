@@ -1,11 +1,9 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ApiTokenCreateRequest, ApiTokensPath } from '@burrow/protocol';
+import { ApiToken, ApiTokenCreateRequest, ApiTokenCreated, ApiTokenIdParams, ApiTags, ApiTokensPath, emptyResponse, responses } from '@burrow/protocol';
 import { sendStatus } from '../../plugins/error-handler.js';
 import type { ApiTokensService } from './api-tokens.service.js';
 import { sessionOnly } from './session-only.js';
-
-const IdParams = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,32}$' }) });
 
 /**
  * Personal API tokens: `/api/tokens` lists (GET) and creates (POST) the caller's tokens,
@@ -15,18 +13,25 @@ const IdParams = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,32}$
  */
 export type ApiTokensDeps = { apiTokens: ApiTokensService };
 
-export const apiTokensModule: FastifyPluginAsync<ApiTokensDeps> = async (app, { apiTokens: tokens }) => {
+export const apiTokensModule: FastifyPluginAsyncTypebox<ApiTokensDeps> = async (app, { apiTokens: tokens }) => {
   const guard = sessionOnly(app);
 
-  app.get(ApiTokensPath, { preHandler: guard }, async (request) => tokens.list(request.auth!.user));
+  const tags = [ApiTags.apiTokens];
+  app.get(ApiTokensPath, { preHandler: guard, schema: { summary: "The caller's personal API tokens (from a session only)", tags, response: responses({ 200: Type.Array(ApiToken) }) } }, async (request) => tokens.list(request.auth!.user));
 
-  app.post(ApiTokensPath, { preHandler: guard, schema: { body: ApiTokenCreateRequest } }, async (request, reply) => {
-    const created = await tokens.create(request.auth!.user, request.body as ApiTokenCreateRequest);
+  app.post(
+    ApiTokensPath,
+    { preHandler: guard, schema: { summary: 'Create a token; its secret is shown this once', tags, body: ApiTokenCreateRequest, response: responses({ 201: ApiTokenCreated }) } },
+    async (request, reply) => {
+    const created = await tokens.create(request.auth!.user, request.body);
     return reply.code(201).header('cache-control', 'no-store').send(created);
   });
 
-  app.delete(`${ApiTokensPath}/:id`, { preHandler: guard, schema: { params: IdParams } }, async (request, reply) => {
-    await tokens.revoke(request.auth!.user, (request.params as { id: string }).id);
+  app.delete(
+    `${ApiTokensPath}/:id`,
+    { preHandler: guard, schema: { summary: 'Revoke a token', tags, params: ApiTokenIdParams, response: responses({ 204: emptyResponse('Revoked') }) } },
+    async (request, reply) => {
+    await tokens.revoke(request.auth!.user, request.params.id);
     return sendStatus(reply, 204);
   });
 };

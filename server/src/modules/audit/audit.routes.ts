@@ -1,6 +1,9 @@
 import { Readable } from 'node:stream';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  ApiTags,
+  mediaResponse,
+  responses,
   AuditCsvColumns,
   AuditExportQuery,
   AuditPage,
@@ -37,11 +40,12 @@ async function* exportLines(audit: AuditService, filters: AuditFilters, format: 
 }
 
 /** `/api/audit` (admins only): the log page by page, its export and its retention settings. */
-export const auditRoutes: FastifyPluginAsync<{ audit: AuditService; sweep: () => Promise<unknown> }> = async (app, { audit, sweep }) => {
+export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService; sweep: () => Promise<unknown> }> = async (app, { audit, sweep }) => {
   const guard = app.requireAdmin;
 
-  app.get(AuditPaths.list, { preHandler: guard, schema: { querystring: AuditQuery, response: { 200: AuditPage } } }, async (request) => {
-    const query = request.query as AuditQuery;
+  const tags = [ApiTags.audit];
+  app.get(AuditPaths.list, { preHandler: guard, schema: { summary: 'A page of the audit log, newest first', tags, querystring: AuditQuery, response: responses({ 200: AuditPage }) } }, async (request) => {
+    const query = request.query;
     const filters = parseFilters(query);
     const limit = Math.min(Math.max(Number(query.limit ?? DEFAULT_LIMIT), 1), MAX_LIMIT);
     await audit.flush();
@@ -50,8 +54,14 @@ export const auditRoutes: FastifyPluginAsync<{ audit: AuditService; sweep: () =>
     return { items: page.map(presentRow), next: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null };
   });
 
-  app.get(AuditPaths.export, { preHandler: guard, schema: { querystring: AuditExportQuery } }, async (request, reply) => {
-    const query = request.query as AuditExportQuery;
+  app.get(
+    AuditPaths.export,
+    {
+      preHandler: guard,
+      schema: { summary: 'Every matching entry, streamed as CSV or JSON lines', tags, querystring: AuditExportQuery, response: responses({ 200: mediaResponse('The entries', ['text/csv', 'application/x-ndjson']) }) },
+    },
+    async (request, reply) => {
+    const query = request.query;
     const filters = parseFilters(query);
     await audit.flush();
     const day = new Date().toISOString().slice(0, 10);
@@ -64,11 +74,11 @@ export const auditRoutes: FastifyPluginAsync<{ audit: AuditService; sweep: () =>
       .send(Readable.from(exportLines(audit, filters, query.format)));
   });
 
-  app.get(AuditPaths.settings, { preHandler: guard, schema: { response: { 200: AuditSettings } } }, async () => audit.settings());
+  app.get(AuditPaths.settings, { preHandler: guard, schema: { summary: 'Retention of the audit log', tags, response: responses({ 200: AuditSettings }) } }, async () => audit.settings());
 
-  app.put(AuditPaths.settings, { preHandler: guard, schema: { body: AuditSettings, response: { 200: AuditSettings } } }, async (request) => {
+  app.put(AuditPaths.settings, { preHandler: guard, schema: { summary: 'Change the retention of the audit log', tags, body: AuditSettings, response: responses({ 200: AuditSettings }) } }, async (request) => {
     const before = audit.settings();
-    const saved = await audit.saveSettings(request.body as AuditSettings);
+    const saved = await audit.saveSettings(request.body);
     const keys = (Object.keys(saved) as (keyof AuditSettings)[]).filter((key) => saved[key] !== before[key]);
     await audit.record({ actor: actorOf(request), client: request.clientAddress, action: 'audit.settings', outcome: 'ok', status: 200, details: { keys, ...saved } });
     void sweep();

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import websocket from '@fastify/websocket';
 import type { RawData, WebSocket } from 'ws';
-import { ApiPaths, CommandCloseCodes, statusLine } from '@burrow/protocol';
+import { ApiPaths, ApiTags, CommandCloseCodes, WildcardParams, emptyResponse, responses, statusLine } from '@burrow/protocol';
 import { forbidden, tooManyRequests, unauthorized } from '../../errors.js';
 import { tokenOf } from '../../plugins/auth.js';
 import { pathAfter } from '../../http/request-path.js';
@@ -189,6 +189,12 @@ export const commandsRoutes: FastifyPluginAsync<CommandRouteOptions> = async (ap
     });
   };
 
-  app.get(ApiPaths.command, { websocket: true, preValidation }, handler);
-  app.get(`${ApiPaths.command}/*`, { websocket: true, preValidation }, handler);
+  const schema = (url: string) => ({
+    summary: 'Run a command in a folder over a WebSocket: send the command line as one text frame, read its output line by line',
+    tags: [ApiTags.commands],
+    ...(url.endsWith('/*') ? { params: WildcardParams } : {}),
+    response: responses({ 101: emptyResponse('Switching to the WebSocket protocol') }),
+  });
+  app.get(ApiPaths.command, { websocket: true, preValidation, schema: schema(ApiPaths.command) }, handler);
+  app.get(`${ApiPaths.command}/*`, { websocket: true, preValidation, schema: schema(`${ApiPaths.command}/*`) }, handler);
 };

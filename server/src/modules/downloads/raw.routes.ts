@@ -1,5 +1,6 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiPaths } from '@burrow/protocol';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ApiPaths, ApiTags, DownloadQuery, FileResponses, WildcardParams, emptyResponse, responses } from '@burrow/protocol';
 import type { DownloadsService } from './downloads.service.js';
 import { queryValue } from '../../http/query.js';
 import { pathAfter } from '../../http/request-path.js';
@@ -11,7 +12,7 @@ import { sendArchive } from './send-archive.js';
  * `GET /api/raw/*`: a file as is, or a folder (or a `files=` selection in it) as an archive.
  * HEAD is routed here too so it can answer from the headers alone instead of reading the file.
  */
-export const rawRoutes: FastifyPluginAsync<{ downloads: DownloadsService }> = async (app, { downloads }) => {
+export const rawRoutes: FastifyPluginAsyncTypebox<{ downloads: DownloadsService }> = async (app, { downloads }) => {
   async function handler(request: FastifyRequest, reply: FastifyReply) {
     const user = request.auth!.user;
     if (!user.perm.download) return reply.code(202).send();
@@ -23,6 +24,13 @@ export const rawRoutes: FastifyPluginAsync<{ downloads: DownloadsService }> = as
   }
 
   for (const url of [ApiPaths.raw, `${ApiPaths.raw}/*`]) {
-    app.route({ method: ['GET', 'HEAD'], url, preHandler: app.requireUser, handler });
+    const schema = {
+      summary: 'Download a file, or a folder (or a `files=` selection in it) as an archive',
+      tags: [ApiTags.downloads],
+      ...(url.endsWith('/*') ? { params: WildcardParams } : {}),
+      querystring: DownloadQuery,
+      response: responses({ ...FileResponses, 202: emptyResponse('The user may not download') }),
+    };
+    app.route({ method: ['GET', 'HEAD'], url, preHandler: app.requireUser, schema, handler });
   }
 };

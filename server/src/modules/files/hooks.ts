@@ -9,7 +9,8 @@ import { splitCommandLine } from './shell-words.js';
 import { SCOPE_PATH, sandboxFor, sandboxPathOf } from '../commands/sandbox.js';
 
 /** The operations that have `before_` and `after_` hooks. */
-export type HookAction = 'save' | 'copy' | 'rename' | 'upload' | 'delete';
+import type { HookAction } from '@burrow/protocol';
+export type { HookAction };
 
 export type HookContext = {
   user: Pick<UserRecord, 'username' | 'scope'>;

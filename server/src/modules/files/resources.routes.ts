@@ -1,5 +1,23 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiPaths, Headers } from '@burrow/protocol';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import {
+  ApiPaths,
+  ApiTags,
+  Headers,
+  OverrideQuery,
+  PatchQuery,
+  RecursiveItem,
+  Resource,
+  ResourceQuery,
+  WildcardParams,
+  binaryBody,
+  binaryResponse,
+  emptyResponse,
+  mediaResponse,
+  responses,
+  textResponse,
+} from '@burrow/protocol';
 import type { Config } from '../../config.js';
 import { sendStatus } from '../../plugins/error-handler.js';
 import { badRequest } from '../../errors.js';
@@ -30,7 +48,7 @@ function disconnectSignal(reply: FastifyReply): AbortSignal {
  */
 export type ResourcesDeps = { files: FilesService; config: Pick<Config, 'maxUploadSize'> };
 
-export const resourcesRoutes: FastifyPluginAsync<ResourcesDeps> = async (app, options) => {
+export const resourcesRoutes: FastifyPluginAsyncTypebox<ResourcesDeps> = async (app, options) => {
   const files = options.files;
   const resources = ApiPaths.resources;
   const recursive = ApiPaths.resourcesRecursive;
@@ -42,13 +60,18 @@ export const resourcesRoutes: FastifyPluginAsync<ResourcesDeps> = async (app, op
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
   const guard = { preHandler: app.requireUser };
+  const tags = [ApiTags.resources];
+  /** The path parameter of the wildcard form of a route. */
+  const pathParams = (url: string) => (url.endsWith('/*') ? { params: WildcardParams } : {});
+  const fileBody = binaryBody('The file contents');
 
   const getRecursive = async (request: FastifyRequest, reply: FastifyReply) => {
     const items = await files.recursive(request.auth!.user, pathAfter(request.url, recursive), disconnectSignal(reply));
     return reply.send(items);
   };
-  app.get(recursive, guard, getRecursive);
-  app.get(`${recursive}/*`, guard, getRecursive);
+  for (const url of [recursive, `${recursive}/*`]) {
+    app.get(url, { ...guard, schema: { summary: 'Everything below a folder, flat', tags, ...pathParams(url), response: responses({ 200: Type.Array(RecursiveItem) }) } }, getRecursive);
+  }
 
   const getResource = async (request: FastifyRequest, reply: FastifyReply) => {
     const result = await files.get(request.auth!.user, pathAfter(request.url, resources), {
@@ -62,8 +85,25 @@ export const resourcesRoutes: FastifyPluginAsync<ResourcesDeps> = async (app, op
     if (result.kind === 'jsonText') return reply.header('content-type', 'application/json; charset=utf-8').send(result.text);
     return reply.send(result.resource);
   };
-  app.get(resources, guard, getResource);
-  app.get(`${resources}/*`, guard, getResource);
+  for (const url of [resources, `${resources}/*`]) {
+    app.get(
+      url,
+      {
+        ...guard,
+        schema: {
+          summary: 'A folder listing, or a file with its details (and its text content up to 10 MiB); with `X-Encoding: true` the raw bytes of a text file',
+          tags,
+          ...pathParams(url),
+          querystring: ResourceQuery,
+          response: responses({
+            200: { description: 'The folder or file', content: { ...mediaResponse('', ['application/json'], Resource).content, ...binaryResponse('').content } },
+            202: emptyResponse('The user may not download, so no content is given'),
+          }),
+        },
+      },
+      getResource,
+    );
+  }
 
   const postResource = async (request: FastifyRequest, reply: FastifyReply) => {
     const result = await files.create(request.auth!.user, pathAfter(request.url, resources), {
@@ -73,23 +113,44 @@ export const resourcesRoutes: FastifyPluginAsync<ResourcesDeps> = async (app, op
     if (result.etag) reply.header('etag', result.etag);
     return sendStatus(reply, 200);
   };
-  app.post(resources, guard, postResource);
-  app.post(`${resources}/*`, guard, postResource);
+  for (const url of [resources, `${resources}/*`]) {
+    app.post(
+      url,
+      {
+        ...guard,
+        schema: {
+          summary: 'Create a file with the body as contents, or a folder when the path ends in /',
+          tags,
+          ...pathParams(url),
+          querystring: OverrideQuery,
+          documentedBody: fileBody,
+          response: responses({ 200: textResponse('Created; ETag names the new contents') }),
+        },
+      },
+      postResource,
+    );
+  }
 
   const putResource = async (request: FastifyRequest, reply: FastifyReply) => {
     const result = await files.save(request.auth!.user, pathAfter(request.url, resources), streamedBody(request, reply, maxBodyBytes));
     if (result.etag) reply.header('etag', result.etag);
     return sendStatus(reply, 200);
   };
-  app.put(resources, guard, putResource);
-  app.put(`${resources}/*`, guard, putResource);
+  for (const url of [resources, `${resources}/*`]) {
+    app.put(
+      url,
+      { ...guard, schema: { summary: 'Replace the contents of an existing file', tags, ...pathParams(url), documentedBody: fileBody, response: responses({ 200: textResponse('Saved; ETag names the new contents') }) } },
+      putResource,
+    );
+  }
 
   const deleteResource = async (request: FastifyRequest, reply: FastifyReply) => {
     await files.remove(request.auth!.user, pathAfter(request.url, resources));
     return sendStatus(reply, 204);
   };
-  app.delete(resources, guard, deleteResource);
-  app.delete(`${resources}/*`, guard, deleteResource);
+  for (const url of [resources, `${resources}/*`]) {
+    app.delete(url, { ...guard, schema: { summary: 'Delete (to the trash when it is on)', tags, ...pathParams(url), response: responses({ 204: emptyResponse('Deleted') }) } }, deleteResource);
+  }
 
   const patchResource = async (request: FastifyRequest, reply: FastifyReply) => {
     const destination = queryValue(request, 'destination');
@@ -103,10 +164,17 @@ export const resourcesRoutes: FastifyPluginAsync<ResourcesDeps> = async (app, op
     });
     return sendStatus(reply, 200);
   };
-  app.patch(resources, guard, patchResource);
-  app.patch(`${resources}/*`, guard, patchResource);
+  for (const url of [resources, `${resources}/*`]) {
+    app.patch(
+      url,
+      { ...guard, schema: { summary: 'Copy or move (rename) to `destination`', tags, ...pathParams(url), querystring: PatchQuery, response: responses({ 200: textResponse('Done') }) } },
+      patchResource,
+    );
+  }
 
   // Known paths answer other methods with 405, as upstream's router does.
   const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) => sendStatus(reply, 405);
-  for (const url of [resources, `${resources}/*`]) app.route({ method: ['OPTIONS', 'TRACE'], url, handler: notAllowed });
+  for (const url of [resources, `${resources}/*`]) {
+    app.route({ method: ['OPTIONS', 'TRACE'], url, schema: { hide: true, ...pathParams(url), response: responses({}) }, handler: notAllowed });
+  }
 };

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiPaths } from '@burrow/protocol';
+import { ApiPaths, ApiTags, HealthLive, HealthReady, mediaResponse, responses } from '@burrow/protocol';
 import type { Config } from '../../config.js';
 import type { Db } from '../../storage/db.js';
 import { createHealthRepository } from './health.repository.js';
@@ -86,9 +86,13 @@ export const monitoringPlugin = fp<MonitoringOptions>(async (app, options) => {
   app.decorate('metrics', metrics);
 
   const live = async () => ({ status: 'OK' });
-  app.get('/health', live);
-  app.get('/health/live', live);
-  app.get('/health/ready', async (_request, reply) => {
+  const tags = [ApiTags.monitoring];
+  const security: never[] = [];
+  const liveSchema = { summary: 'Whether the process answers', tags, security, response: responses({ 200: HealthLive }) };
+  app.get('/health', { schema: liveSchema }, live);
+  app.get('/health/live', { schema: liveSchema }, live);
+  const readySchema = { summary: 'Whether the database answers and the search index is complete', tags, security, response: responses({ 200: HealthReady, 503: HealthReady }) };
+  app.get('/health/ready', { schema: readySchema }, async (_request, reply) => {
     let database = 'ok';
     try {
       await health.ping();
@@ -113,7 +117,13 @@ export const monitoringPlugin = fp<MonitoringOptions>(async (app, options) => {
     return config.metricsToken ? 'unauthorized' : 'forbidden';
   }
 
-  app.get('/metrics', async (request: FastifyRequest, reply: FastifyReply) => {
+  const metricsSchema = {
+    summary: 'Prometheus metrics, when enabled (a bearer token or an allowed address)',
+    tags,
+    security: [{ bearer: [] }],
+    response: responses({ 200: mediaResponse('Metrics in the Prometheus text format', ['text/plain']) }),
+  };
+  app.get('/metrics', { schema: metricsSchema }, async (request: FastifyRequest, reply: FastifyReply) => {
     if (!config.metrics) throw notFound();
     const verdict = allowed(request);
     if (verdict === 'unauthorized') {

@@ -1,5 +1,6 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { OidcPaths, OidcSettingsUpdate, type OidcLogoutResponse } from '@burrow/protocol';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ApiTags, OidcLoginQuery, OidcLogoutResult, OidcPaths, OidcSettings, OidcSettingsUpdate, TokenText, redirectResponse, responses, textResponse, type OidcLogoutResponse } from '@burrow/protocol';
 import type { Config } from '../../config.js';
 import { readCookie } from '../../plugins/cookies.js';
 import { sendStatus } from '../../plugins/error-handler.js';
@@ -47,7 +48,7 @@ function cookie(name: string, value: string, options: { path: string; maxAge: nu
   ].join('; ');
 }
 
-export const oidcRoutes: FastifyPluginAsync<{ config: Config; oidc: OidcService; store: OidcSettingsStore }> = async (app, { config, oidc, store }) => {
+export const oidcRoutes: FastifyPluginAsyncTypebox<{ config: Config; oidc: OidcService; store: OidcSettingsStore }> = async (app, { config, oidc, store }) => {
   const base = config.baseURL;
   const flowPath = `${base}${OidcPaths.callback}`;
   const handoffPath = `${base}${OidcPaths.session}`;
@@ -55,7 +56,10 @@ export const oidcRoutes: FastifyPluginAsync<{ config: Config; oidc: OidcService;
   const toLogin = (reply: FastifyReply, query: Record<string, string>) =>
     reply.header('cache-control', 'no-store').redirect(`${base}/login?${new URLSearchParams(query).toString()}`, 302);
 
-  app.get(OidcPaths.login, async (request, reply) => {
+  const tags = [ApiTags.oidc];
+  const security: never[] = [];
+  const toLoginPage = { 302: redirectResponse('On to the provider, or back to the login page with sso-error') };
+  app.get(OidcPaths.login, { schema: { summary: 'Start single sign-on', tags, security, querystring: OidcLoginQuery, response: responses(toLoginPage) } }, async (request, reply) => {
     const origin = publicOrigin(request, config);
     const secure = origin.startsWith('https:');
     const returnTo = localPath((request.query as Record<string, unknown>).redirect);
@@ -71,7 +75,7 @@ export const oidcRoutes: FastifyPluginAsync<{ config: Config; oidc: OidcService;
     }
   });
 
-  app.get(OidcPaths.callback, async (request, reply) => {
+  app.get(OidcPaths.callback, { schema: { summary: "The provider's redirect back", tags, security, response: responses({ 302: redirectResponse('To the login page, which collects the session') }) } }, async (request, reply) => {
     const origin = publicOrigin(request, config);
     const secure = origin.startsWith('https:');
     const clearFlow = cookie(FLOW_COOKIE, '', { path: flowPath, maxAge: 0, sameSite: 'Lax', secure });
@@ -93,7 +97,7 @@ export const oidcRoutes: FastifyPluginAsync<{ config: Config; oidc: OidcService;
     }
   });
 
-  app.post(OidcPaths.session, async (request, reply) => {
+  app.post(OidcPaths.session, { schema: { summary: 'Collect the JWT of a finished single sign-on (its cookie)', tags, security, response: responses({ 200: textResponse('The JWT', TokenText) }) } }, async (request, reply) => {
     const origin = publicOrigin(request, config);
     const token = oidc.collect(readCookie(request.headers.cookie, HANDOFF_COOKIE));
     reply.header('set-cookie', cookie(HANDOFF_COOKIE, '', { path: handoffPath, maxAge: 0, sameSite: 'Strict', secure: origin.startsWith('https:') }));
@@ -102,14 +106,14 @@ export const oidcRoutes: FastifyPluginAsync<{ config: Config; oidc: OidcService;
     return reply.header('content-type', 'text/plain').send(token);
   });
 
-  app.post(OidcPaths.logout, { preHandler: app.requireUser }, async (request): Promise<OidcLogoutResponse> => {
+  app.post(OidcPaths.logout, { preHandler: app.requireUser, schema: { summary: "Log out, and learn the provider's end-session URL", tags, response: responses({ 200: OidcLogoutResult }) } }, async (request): Promise<OidcLogoutResponse> => {
     const endSessionUrl = await oidc.logout(request.auth!, `${publicOrigin(request, config)}${base}/login`);
     return { endSessionUrl };
   });
 
-  app.get(OidcPaths.settings, { preHandler: app.requireAdmin }, async () => store.view());
+  app.get(OidcPaths.settings, { preHandler: app.requireAdmin, schema: { summary: 'Single sign-on settings (admins)', tags, response: responses({ 200: OidcSettings }) } }, async () => store.view());
 
-  app.put(OidcPaths.settings, { preHandler: app.requireAdmin, schema: { body: OidcSettingsUpdate } }, async (request) =>
-    store.update(request.body as OidcSettingsUpdate),
+  app.put(OidcPaths.settings, { preHandler: app.requireAdmin, schema: { summary: 'Change the single sign-on settings (admins)', tags, body: OidcSettingsUpdate, response: responses({ 200: OidcSettings }) } }, async (request) =>
+    store.update(request.body),
   );
 };

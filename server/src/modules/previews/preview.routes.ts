@@ -1,12 +1,14 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiPaths } from '@burrow/protocol';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { ApiPaths, ApiTags, FileResponses, InlineQuery, PreviewParams, WildcardParams, emptyResponse, responses } from '@burrow/protocol';
 import { queryValue } from '../../http/query.js';
 import { pathAfter } from '../../http/request-path.js';
 import type { PreviewsService } from './previews.service.js';
 import { sendPreview } from './preview-replies.js';
 
 /** `GET /api/preview/{thumb|big}/*`: a resized image, or the file itself where none is made. */
-export const previewRoutes: FastifyPluginAsync<{ previews: PreviewsService }> = async (app, { previews }) => {
+export const previewRoutes: FastifyPluginAsyncTypebox<{ previews: PreviewsService }> = async (app, { previews }) => {
   async function handler(request: FastifyRequest, reply: FastifyReply) {
     const user = request.auth!.user;
     if (!user.perm.download) return reply.code(202).send();
@@ -19,6 +21,13 @@ export const previewRoutes: FastifyPluginAsync<{ previews: PreviewsService }> = 
     return sendPreview(request, reply, await previews.preview(user, size, decoded), inline);
   }
 
-  app.route({ method: ['GET', 'HEAD'], url: `${ApiPaths.preview}/:size`, preHandler: app.requireUser, handler });
-  app.route({ method: ['GET', 'HEAD'], url: `${ApiPaths.preview}/:size/*`, preHandler: app.requireUser, handler });
+  const schema = (params: TSchema) => ({
+    summary: 'A resized image (thumb or big) of an image or video, or the file itself where none is made',
+    tags: [ApiTags.downloads],
+    params,
+    querystring: InlineQuery,
+    response: responses({ ...FileResponses, 202: emptyResponse('The user may not download') }),
+  });
+  app.route({ method: ['GET', 'HEAD'], url: `${ApiPaths.preview}/:size`, preHandler: app.requireUser, schema: schema(PreviewParams), handler });
+  app.route({ method: ['GET', 'HEAD'], url: `${ApiPaths.preview}/:size/*`, preHandler: app.requireUser, schema: schema(Type.Composite([PreviewParams, WildcardParams])), handler });
 };

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiPaths, type SearchResult } from '@burrow/protocol';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ApiPaths, ApiTags, SearchQuery, WildcardParams, mediaResponse, responses, type SearchResult } from '@burrow/protocol';
 import { currentUser } from '../../plugins/auth.js';
 import { queryValue } from '../../http/query.js';
 import { pathAfter } from '../../http/request-path.js';
@@ -51,7 +52,7 @@ export async function* ndjson(batches: AsyncIterable<SearchResult[]>, signal: Ab
 }
 
 /** `GET /api/search/{path}?query=`: streamed results (wire protocol, section 10). */
-export const searchRoutes: FastifyPluginAsync<{ search: SearchService }> = async (app, { search }) => {
+export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> = async (app, { search }) => {
   const prefix = ApiPaths.search;
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const signal = disconnectSignal(request, reply);
@@ -60,6 +61,14 @@ export const searchRoutes: FastifyPluginAsync<{ search: SearchService }> = async
     reply.header('content-type', 'text/plain; charset=utf-8');
     return reply.send(Readable.from(ndjson(results, signal), { objectMode: false }));
   };
-  app.get(prefix, { preHandler: app.requireUser }, handler);
-  app.get(`${prefix}/*`, { preHandler: app.requireUser }, handler);
+  for (const url of [prefix, `${prefix}/*`]) {
+    const schema = {
+      summary: 'Search below a folder: newline-delimited JSON, one {"dir","path"} object per line, streamed (blank lines keep the connection alive)',
+      tags: [ApiTags.search],
+      ...(url.endsWith('/*') ? { params: WildcardParams } : {}),
+      querystring: SearchQuery,
+      response: responses({ 200: mediaResponse('The results as they are found', ['text/plain']) }),
+    };
+    app.get(url, { preHandler: app.requireUser, schema }, handler);
+  }
 };

@@ -1,5 +1,21 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { FileRequestInfo, Headers, PublicSharePaths, ShareTokenParam, TusHeaders, TusVersion, statusLine } from '@burrow/protocol';
+import {
+  ApiTags,
+  FileRequestInfo,
+  FileRequestParams,
+  FileRequestUploadParams,
+  Headers,
+  PublicSharePaths,
+  ShareTokenParam,
+  ShareTokenQuery,
+  TusChunkBody,
+  TusHeaders,
+  TusVersion,
+  emptyResponse,
+  responses,
+  statusLine,
+  textResponse,
+} from '@burrow/protocol';
 import { AppError } from '../../errors.js';
 import { queryValue } from '../../http/query.js';
 import { sendStatus } from '../../plugins/error-handler.js';
@@ -62,13 +78,29 @@ export const fileRequestsRoutes: FastifyPluginAsync<{ requests: FileRequests; ba
 
   const base = PublicSharePaths.upload;
 
-  app.get<{ Params: Params }>(`${base}/:hash`, { schema: { response: { 200: FileRequestInfo } } }, async (request, reply) => {
+  const tags = [ApiTags.publicShares];
+  // No login: the link (and its password or token, when protected) is the credential.
+  const security: never[] = [];
+  app.get<{ Params: Params }>(
+    `${base}/:hash`,
+    { schema: { summary: "A file request's note and limits", tags, security, params: FileRequestParams, querystring: ShareTokenQuery, response: responses({ 200: FileRequestInfo }) } },
+    async (request, reply) => {
     reply.header('cache-control', 'no-store');
     return requests.info(request.params.hash, credentialsOf(request));
   });
 
   app.post<{ Params: Params }>(
     `${base}/:hash`,
+    {
+      schema: {
+        summary: 'Start a tus upload through a file request; the name comes from Upload-Metadata (filename)',
+        tags,
+        security,
+        params: FileRequestParams,
+        querystring: ShareTokenQuery,
+        response: responses({ 201: textResponse('Created; Location is the upload URL') }),
+      },
+    },
     settling(async (request, reply) => {
       const { hash } = request.params;
       const created = await requests.create(hash, credentialsOf(request), {
@@ -85,6 +117,7 @@ export const fileRequestsRoutes: FastifyPluginAsync<{ requests: FileRequests; ba
   app.route<{ Params: Params }>({
     method: 'HEAD',
     url: `${base}/:hash/:id`,
+    schema: { summary: 'Progress of an upload through a file request', tags, security, params: FileRequestUploadParams, querystring: ShareTokenQuery, response: responses({ 200: textResponse('The upload exists; Upload-Offset and Upload-Length') }) },
     handler: settling(async (request, reply) => {
       const progress = await requests.status(request.params.hash, credentialsOf(request), request.params.id ?? '');
       reply.header(TusHeaders.uploadOffset, String(progress.offset)).header(TusHeaders.uploadLength, String(progress.length)).header('cache-control', 'no-store');
@@ -94,6 +127,17 @@ export const fileRequestsRoutes: FastifyPluginAsync<{ requests: FileRequests; ba
 
   app.patch<{ Params: Params }>(
     `${base}/:hash/:id`,
+    {
+      schema: {
+        summary: 'Append bytes to an upload through a file request',
+        tags,
+        security,
+        params: FileRequestUploadParams,
+        querystring: ShareTokenQuery,
+        documentedBody: TusChunkBody,
+        response: responses({ 204: emptyResponse('Appended; Upload-Offset is the new offset') }),
+      },
+    },
     settling(async (request, reply) => {
       const progress = await requests.append(request.params.hash, credentialsOf(request), request.params.id ?? '', {
         contentType: request.headers['content-type'],

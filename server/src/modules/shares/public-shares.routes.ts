@@ -1,5 +1,18 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { Headers, PublicSharePaths, ShareTokenParam } from '@burrow/protocol';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  ApiTags,
+  DownloadQuery,
+  FileResponses,
+  Headers,
+  PublicSharePaths,
+  Resource,
+  ShareTokenParam,
+  ShareTokenQuery,
+  WildcardParams,
+  mediaResponse,
+  responses,
+} from '@burrow/protocol';
 import { sendFile } from '../../http/send-file.js';
 import { sendArchive } from '../downloads/send-archive.js';
 import { parseFilesParam } from '../downloads/request-input.js';
@@ -29,9 +42,21 @@ function linkFromUrl(request: FastifyRequest, prefix: string) {
  * credentials to the public shares service, which checks the link before anything is read, and
  * sends what it answers.
  */
-export const publicSharesRoutes: FastifyPluginAsync<{ publicShares: PublicSharesService }> = async (app, { publicShares }) => {
+export const publicSharesRoutes: FastifyPluginAsyncTypebox<{ publicShares: PublicSharesService }> = async (app, { publicShares }) => {
+  const tags = [ApiTags.publicShares];
+  // No login: the link itself (and its password or token, when protected) is the credential.
+  const security: never[] = [];
+  const pathParams = (url: string) => (url.endsWith('/*') ? { params: WildcardParams } : {});
   for (const url of [PublicSharePaths.share, `${PublicSharePaths.share}/*`]) {
-    app.get(url, async (request) => {
+    const schema = {
+      summary: 'A shared folder listing or file (`{hash}/{path inside}`); X-SHARE-PASSWORD for a protected link',
+      tags,
+      security,
+      ...pathParams(url),
+      querystring: ShareTokenQuery,
+      response: responses({ 200: Resource }),
+    };
+    app.get(url, { schema }, async (request) => {
       const { hash, subPath } = linkFromUrl(request, PublicSharePaths.share);
       return publicShares.resource(hash, subPath, credentialsOf(request));
     });
@@ -48,7 +73,15 @@ export const publicSharesRoutes: FastifyPluginAsync<{ publicShares: PublicShares
   }
 
   for (const url of [PublicSharePaths.download, `${PublicSharePaths.download}/*`]) {
-    app.route({ method: ['GET', 'HEAD'], url, handler: download });
+    const schema = {
+      summary: 'Download a shared file, or a shared folder (or a selection in it) as an archive',
+      tags,
+      security,
+      ...pathParams(url),
+      querystring: DownloadQuery,
+      response: responses(FileResponses),
+    };
+    app.route({ method: ['GET', 'HEAD'], url, schema, handler: download });
   }
 
   /** `/api/public/preview/{thumb|big}/{hash}[/sub]`: previews of shared images (and video thumbnails). */
@@ -61,10 +94,23 @@ export const publicSharesRoutes: FastifyPluginAsync<{ publicShares: PublicShares
     return sendPreview(request, reply, result, queryValue(request, 'inline') === 'true');
   }
 
-  app.route({ method: ['GET', 'HEAD'], url: `${PublicSharePaths.preview}/*`, handler: preview });
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: `${PublicSharePaths.preview}/*`,
+    schema: { summary: 'A preview (`{thumb|big}/{hash}/{path inside}`) of a shared image or video', tags, security, params: WildcardParams, querystring: ShareTokenQuery, response: responses(FileResponses) },
+    handler: preview,
+  });
 
   /** `/api/public/subtitle/{hash}[/sub]`: a shared subtitle converted to WebVTT for the player. */
-  app.get(`${PublicSharePaths.subtitle}/*`, async (request, reply) => {
+  const subtitleSchema = {
+    summary: 'A shared subtitle (`{hash}/{path inside}`) as WebVTT',
+    tags,
+    security,
+    params: WildcardParams,
+    querystring: ShareTokenQuery,
+    response: responses({ 200: mediaResponse('The subtitle as WebVTT', ['text/vtt']) }),
+  };
+  app.get(`${PublicSharePaths.subtitle}/*`, { schema: subtitleSchema }, async (request, reply) => {
     const { hash, subPath } = linkFromUrl(request, PublicSharePaths.subtitle);
     return sendSubtitle(reply, await publicShares.subtitle(hash, subPath, credentialsOf(request)), queryValue(request, 'inline') === 'true');
   });

@@ -1,20 +1,19 @@
-import type { FastifyPluginAsync } from 'fastify';
-import { ApiPaths, RestoreRequest, RestoreResult, TrashList, TrashQuery } from '@burrow/protocol';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ApiPaths, ApiTags, RestoreRequest, RestoreResult, TrashIdParams, TrashList, TrashQuery, emptyResponse, responses } from '@burrow/protocol';
 import { Type } from '@sinclair/typebox';
 import { sendStatus } from '../../plugins/error-handler.js';
 import { assertTrashId, type TrashService } from './trash.service.js';
-
-const IdParams = Type.Object({ id: Type.String() });
 
 /**
  * `/api/trash`: the caller's own trash. GET lists it (sorted, a page or the whole list), DELETE
  * empties it; `/{id}` DELETE removes one item for good and `/{id}/restore` POST puts it back.
  */
-export const trashRoutes: FastifyPluginAsync<{ trash: TrashService }> = async (app, { trash }) => {
+export const trashRoutes: FastifyPluginAsyncTypebox<{ trash: TrashService }> = async (app, { trash }) => {
   const guard = app.requireUser;
 
-  app.get(ApiPaths.trash, { preHandler: guard, schema: { querystring: TrashQuery, response: { 200: TrashList } } }, async (request) => {
-    const query = request.query as TrashQuery;
+  const tags = [ApiTags.trash];
+  app.get(ApiPaths.trash, { preHandler: guard, schema: { summary: "The caller's trash, sorted, whole or a page", tags, querystring: TrashQuery, response: responses({ 200: TrashList }) } }, async (request) => {
+    const query = request.query;
     return trash.list(request.auth!.user, {
       sort: query.sort ?? 'deleted',
       // Newest first unless asked otherwise; names read best A to Z.
@@ -24,22 +23,28 @@ export const trashRoutes: FastifyPluginAsync<{ trash: TrashService }> = async (a
     });
   });
 
-  app.delete(ApiPaths.trash, { preHandler: guard }, async (request, reply) => {
+  app.delete(ApiPaths.trash, { preHandler: guard, schema: { summary: "Empty the caller's trash", tags, response: responses({ 204: emptyResponse('Emptied') }) } }, async (request, reply) => {
     await trash.empty(request.auth!.user);
     return sendStatus(reply, 204);
   });
 
-  app.delete(`${ApiPaths.trash}/:id`, { preHandler: guard, schema: { params: IdParams } }, async (request, reply) => {
-    await trash.purge(request.auth!.user, assertTrashId((request.params as { id: string }).id));
+  app.delete(
+    `${ApiPaths.trash}/:id`,
+    { preHandler: guard, schema: { summary: 'Remove one item for good', tags, params: TrashIdParams, response: responses({ 204: emptyResponse('Removed') }) } },
+    async (request, reply) => {
+    await trash.purge(request.auth!.user, assertTrashId(request.params.id));
     return sendStatus(reply, 204);
   });
 
   app.post(
     `${ApiPaths.trash}/:id/restore`,
-    { preHandler: guard, schema: { params: IdParams, body: Type.Union([RestoreRequest, Type.Null()]), response: { 200: RestoreResult } } },
+    {
+      preHandler: guard,
+      schema: { summary: 'Put an item back, where it was or into `destination`', tags, params: TrashIdParams, body: Type.Union([RestoreRequest, Type.Null()]), response: responses({ 200: RestoreResult }) },
+    },
     async (request) => {
-      const id = assertTrashId((request.params as { id: string }).id);
-      return { path: await trash.restore(request.auth!.user, id, (request.body as RestoreRequest | null) ?? {}) };
+      const id = assertTrashId(request.params.id);
+      return { path: await trash.restore(request.auth!.user, id, request.body ?? {}) };
     },
   );
 };

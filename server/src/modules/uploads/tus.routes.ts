@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiPaths, TusHeaders, TusVersion, statusLine, tusLocation } from '@burrow/protocol';
+import { ApiPaths, ApiTags, OverrideQuery, TusChunkBody, TusHeaders, TusVersion, WildcardParams, emptyResponse, responses, statusLine, textResponse, tusLocation } from '@burrow/protocol';
 import { AppError } from '../../errors.js';
 import { sendStatus } from '../../plugins/error-handler.js';
 import { pathAfter } from '../../http/request-path.js';
@@ -62,10 +62,21 @@ export const tusRoutes: FastifyPluginAsync<{ uploads: UploadsService; baseURL: s
     return payload;
   });
 
+  const tags = [ApiTags.uploads];
   for (const url of ROUTES) {
+    const params = url.endsWith('/*') ? { params: WildcardParams } : {};
     app.post(
       url,
-      { preHandler: app.requireUser },
+      {
+        preHandler: app.requireUser,
+        schema: {
+          summary: 'Start a resumable (tus 1.0) upload of a file at this path; Upload-Length or Upload-Defer-Length required',
+          tags,
+          ...params,
+          querystring: OverrideQuery,
+          response: responses({ 201: textResponse('Created; Location is the upload URL') }),
+        },
+      },
       settlingBody(async (request, reply) => {
         const created = await uploads.create(request.auth!.user, pathAfter(request.url, ApiPaths.tus), {
           uploadLength: request.headers[TusHeaders.uploadLength],
@@ -82,6 +93,7 @@ export const tusRoutes: FastifyPluginAsync<{ uploads: UploadsService; baseURL: s
       method: ['HEAD', 'GET'],
       url,
       preHandler: app.requireUser,
+      schema: { summary: 'Progress of an upload: Upload-Offset and Upload-Length', tags, ...params, response: responses({ 200: textResponse('The upload exists') }) },
       handler: settlingBody(async (request, reply) => {
         const progress = await uploads.status(request.auth!.user, pathAfter(request.url, ApiPaths.tus));
         reply.header(TusHeaders.uploadOffset, String(progress.offset)).header('cache-control', 'no-store');
@@ -92,7 +104,16 @@ export const tusRoutes: FastifyPluginAsync<{ uploads: UploadsService; baseURL: s
 
     app.patch(
       url,
-      { preHandler: app.requireUser },
+      {
+        preHandler: app.requireUser,
+        schema: {
+          summary: 'Append bytes at Upload-Offset; the file is placed once complete',
+          tags,
+          ...params,
+          documentedBody: TusChunkBody,
+          response: responses({ 204: emptyResponse('Appended; Upload-Offset is the new offset') }),
+        },
+      },
       settlingBody(async (request, reply) => {
         const progress = await uploads.append(request.auth!.user, pathAfter(request.url, ApiPaths.tus), {
           contentType: request.headers['content-type'],
@@ -109,7 +130,7 @@ export const tusRoutes: FastifyPluginAsync<{ uploads: UploadsService; baseURL: s
 
     app.delete(
       url,
-      { preHandler: app.requireUser },
+      { preHandler: app.requireUser, schema: { summary: 'Cancel an upload', tags, ...params, response: responses({ 204: emptyResponse('Cancelled') }) } },
       settlingBody(async (request, reply) => {
         await uploads.cancel(request.auth!.user, pathAfter(request.url, ApiPaths.tus));
         await settleBody(request, reply);
@@ -120,6 +141,7 @@ export const tusRoutes: FastifyPluginAsync<{ uploads: UploadsService; baseURL: s
     app.route({
       method: ['PUT', 'OPTIONS'],
       url,
+      schema: { hide: true, ...params, response: responses({}) },
       handler: async (request, reply) => {
         await settleBody(request, reply);
         return sendStatus(reply, 405);

@@ -1,3 +1,4 @@
+import { WildcardParams, mediaResponse } from '@burrow/protocol';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Scopes } from '../../storage/scopes.js';
@@ -104,8 +105,16 @@ export const webdavModule: FastifyPluginAsync<WebdavDeps> = async (app, { config
   }
 
   const methods = [...DAV_METHODS];
-  app.route({ method: methods, url: DAV_PREFIX, handler: handle });
-  app.route({ method: methods, url: `${DAV_PREFIX}/*`, handler: handle });
+  // WebDAV (RFC 4918) is a protocol of its own, with XML bodies and methods OpenAPI cannot name:
+  // its routes are declared (any status, any media type) but left out of the OpenAPI document.
+  const davSchema = (url: string) => ({
+    hide: true,
+    description: 'WebDAV class 1 and 2 (see the README)',
+    ...(url.endsWith('/*') ? { params: WildcardParams } : {}),
+    response: { default: mediaResponse('A WebDAV answer', ['*/*']) },
+  });
+  app.route({ method: methods, url: DAV_PREFIX, schema: davSchema(DAV_PREFIX), handler: handle });
+  app.route({ method: methods, url: `${DAV_PREFIX}/*`, schema: davSchema(`${DAV_PREFIX}/*`), handler: handle });
   // Windows' WebDAV client asks the server root what it offers before it opens a folder below.
-  app.route({ method: 'OPTIONS', url: '/', handler: async (_request, reply) => options({ reply }) });
+  app.route({ method: 'OPTIONS', url: '/', schema: davSchema('/'), handler: async (_request, reply) => options({ reply }) });
 };

@@ -1,5 +1,6 @@
+import type { SearchType } from '@burrow/protocol';
 /** The quick filters' `type:` words, as the server understands them (`audio` also covers music). */
-const SearchKinds = ['image', 'audio', 'video', 'pdf'] as const;
+const SearchKinds = ['image', 'audio', 'video', 'pdf'] as const satisfies readonly SearchType[];
 export type SearchKind = (typeof SearchKinds)[number];
 
 const typeToken = /(^|\s)type:\S*/g;
