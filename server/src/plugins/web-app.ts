@@ -4,7 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { ApiTags, StartupElementId, WildcardParams, binaryResponse, responses, type StartupSettings } from '@burrow/protocol';
+import { ApiTags, FileResponses, StartupElementId, WildcardParams, binaryResponse, responses, type StartupSettings } from '@burrow/protocol';
 import type { Config } from '../config.js';
 import type { SettingsService } from '../modules/settings/settings.service.js';
 import { runnerState, sandboxFor } from '../modules/commands/sandbox.js';
@@ -184,7 +184,7 @@ export const webAppPlugin: FastifyPluginAsync<{ config: Config; settings: Settin
     tags: [ApiTags.webApp],
     security: [] as never[],
     params: WildcardParams,
-    response: responses({ 200: binaryResponse('The file', ['*/*']) }),
+    response: responses({ ...FileResponses, 200: binaryResponse('The file', ['*/*']) }),
   };
   app.get('/static/*', { schema: staticSchema }, async (request: FastifyRequest, reply: FastifyReply) => {
     // The router has already percent-decoded the wildcard once; decoding again would turn a
