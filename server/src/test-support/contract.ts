@@ -98,7 +98,9 @@ export function installContractCheck(app: FastifyInstance, violations: ContractV
   // Everything the serializer did not see: text, JSON written by hand, files and streams.
   app.addHook('onSend', async (request, reply, payload) => {
     if (checked.has(request)) return payload;
-    const empty = payload === undefined || payload === null || payload === '' || (Buffer.isBuffer(payload) && payload.length === 0);
+    // 204 and 304 never carry a body on the wire, whatever a handler passes along.
+    const bodiless = reply.statusCode === 204 || reply.statusCode === 304;
+    const empty = bodiless || payload === undefined || payload === null || payload === '' || (Buffer.isBuffer(payload) && payload.length === 0);
     if (empty || request.method === 'HEAD') {
       // No body to check: the status must still be declared.
       if (request.is404 || request.routeOptions.url === undefined) return payload;
