@@ -24,9 +24,9 @@ function run(command, args, options = {}) {
   return result.status ?? 1;
 }
 
-function vitestSuite(workspace, { label = workspace, env = {} } = {}) {
+function vitestSuite(workspace, { label = workspace, env = {}, filters = [] } = {}) {
   const report = path.join(reports, `${label}.json`);
-  const status = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
+  const status = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...filters], {
     cwd: path.join(root, workspace),
     env: { ...process.env, ...env },
   });
@@ -109,10 +109,19 @@ if (wants('lint')) lintChecks();
 const webSuite = wants('web') && fs.existsSync(path.join(root, 'web/vitest.config.ts'));
 const browserSuite = wants('e2e') && fs.existsSync(path.join(root, 'e2e/playwright.config.ts'));
 if (wants('server')) vitestSuite('server');
-// The same server suite again, every database on a private PostgreSQL cluster the suite starts
-// itself; without PostgreSQL installed that run fails (it is never skipped).
+// The server's database tests again, every database on a private PostgreSQL cluster the suite
+// starts itself; without PostgreSQL installed that run fails (it is never skipped). Within the
+// CI time budget this covers the storage layer, the command line and every module that keeps
+// records; `npm run test:postgres -w server` runs the whole server suite on PostgreSQL.
+const PostgresFilters = [
+  'src/storage/',
+  'src/cli/cli.test.ts',
+  'src/cli/migrate.test.ts',
+  'src/compat/',
+  ...['users', 'auth', 'settings', 'shares', 'trash', 'api-tokens', 'two-factor', 'audit', 'oidc', 'import', 'uploads/tus.routes', 'search/search.service'].map((name) => `src/modules/${name}`),
+];
 if (wants('server') || only.includes('server-postgres')) {
-  vitestSuite('server', { label: 'server-postgres', env: { BURROW_TEST_DATABASE: 'postgres' } });
+  vitestSuite('server', { label: 'server-postgres', env: { BURROW_TEST_DATABASE: 'postgres' }, filters: PostgresFilters });
 }
 // The build comes before the web suite, whose start-up size budget measures web/dist, and is
 // the one the browser tests then run against (the whole app for them, only the web app otherwise).
