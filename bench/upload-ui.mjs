@@ -11,10 +11,10 @@
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './lib/burrow.mjs';
 import { chromium } from '@playwright/test';
 
 const args = Object.fromEntries(
@@ -40,16 +40,6 @@ for (const required of [serverEntry, path.join(repo, 'web/dist/index.html')]) {
   }
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitHealthy(url, child) {
   const deadline = Date.now() + 20_000;
