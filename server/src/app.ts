@@ -105,7 +105,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Before every route, so that each one is measured.
   await app.register(monitoringPlugin, { config, db, searchIndex: () => services.search.status() });
   // Before every route too: its hooks see each request and the file events they cause.
-  await app.register(auditModule, { audit: services.audit, fileEvents: services.fileEvents, shareRepository: services.shareRepository, usersRepository, settings });
+  await app.register(auditModule, { audit: services.audit, fileEvents: services.fileEvents, cluster: services.cluster, shareRepository: services.shareRepository, usersRepository, settings });
   await app.register(authRoutes, { auth });
   await app.register(usersRoutes, { users, auth });
   await app.register(settingsRoutes, { settings });
@@ -119,14 +119,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(searchModule, { search: services.search });
   await app.register(commandsModule, { commands: services.commands, auth });
   await app.register(webdavModule, { config, scopes, files: services.files, webdav: services.webdav });
-  await app.register(trashModule, { trash: services.trash, trashSweeper: services.trashSweeper, settings });
+  await app.register(trashModule, { trash: services.trash, trashSweeper: services.trashSweeper, settings, cluster: services.cluster });
   await app.register(twoFactorModule, { twoFactor: services.twoFactor });
   await app.register(apiTokensModule, { apiTokens: services.apiTokens });
   await app.register(oidcModule, { config, oidc: services.oidc, oidcSettings: services.oidcSettings });
   await app.register(openApiRoutes);
   await app.register(fp(webAppPlugin), { config, settings, routeTable });
 
-  const purge = setInterval(() => void auth.purgeRevoked().catch(() => undefined), 10 * 60_000);
+  const purgeEveryMs = 10 * 60_000;
+  const purge = setInterval(() => void services.cluster.once('revoked-token-purge', purgeEveryMs, () => auth.purgeRevoked()).catch(() => undefined), purgeEveryMs);
   purge.unref();
   app.addHook('onClose', async () => {
     clearInterval(purge);

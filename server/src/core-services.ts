@@ -1,5 +1,6 @@
-import type { Config } from './config.js';
+import { isPostgresUrl, type Config } from './config.js';
 import { openDatabase, type Db } from './storage/db.js';
+import { createCluster, type Cluster } from './storage/cluster.js';
 import { createScopes, type Scopes } from './storage/scopes.js';
 import { createFileEvents, type FileEvents } from './storage/file-events.js';
 import { createSettingsService, type SettingsService } from './modules/settings/settings.service.js';
@@ -12,6 +13,8 @@ import { createPasswordGuard, LoginPolicy } from './modules/auth/password-guard.
 export type CoreServices = {
   config: Config;
   db: Db;
+  /** Messages between instances sharing the database, and work done once among them. */
+  cluster: Cluster;
   settings: SettingsService;
   scopes: Scopes;
   usersRepository: UsersRepository;
@@ -35,8 +38,9 @@ export type CoreOptions = {
  */
 export async function createCoreServices(config: Config, options: CoreOptions): Promise<CoreServices> {
   const db = await openDatabase(config.database, { poolSize: config.databasePoolSize });
+  const cluster = createCluster(db, { url: isPostgresUrl(config.database) ? config.database : undefined, log: options.log });
   try {
-    const settings = await createSettingsService(db);
+    const settings = await createSettingsService(db, cluster);
     const scopes = createScopes(config, settings);
     const usersRepository = createUsersRepository(db);
     // One budget of password guesses per account, whether they come through login or through the
@@ -45,8 +49,9 @@ export async function createCoreServices(config: Config, options: CoreOptions): 
     const users = createUsersService({ users: usersRepository, settings, scopes, guard });
     const auth = createAuthService({ config, db, settings, users: usersRepository, usersService: users, fetchImpl: options.fetchImpl, guard });
     const fileEvents = createFileEvents(options.log);
-    return { config, db, settings, scopes, usersRepository, users, auth, fileEvents };
+    return { config, db, cluster, settings, scopes, usersRepository, users, auth, fileEvents };
   } catch (error) {
+    await cluster.close();
     await db.destroy();
     throw error;
   }

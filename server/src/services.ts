@@ -118,14 +118,14 @@ export async function createServices(config: Config, options: ServicesOptions): 
 
   // Sign-in: second factors, API tokens and single sign-on plug into the auth service.
   const audit = await createAuditService({ db, target: config.auditLog, log });
-  const twoFactor = createTwoFactorService({ db, settings, users: usersRepository, issue: (user) => auth.issue(user) });
+  const twoFactor = createTwoFactorService({ db, settings, users: usersRepository, issue: (user) => auth.issue(user), cluster: core.cluster });
   await twoFactor.loadPolicy();
   auth.useSecondFactor((user) => twoFactor.afterPassword(user));
   users.onUserDeleted((user) => twoFactor.forget(user.id));
   const apiTokens = createApiTokensService({ db, users: usersRepository });
   auth.useApiTokens((token) => apiTokens.authenticate(token));
   users.onUserDeleted((user) => apiTokens.forget(user.id));
-  const oidcSettings = await createOidcSettings(db, config.oidc);
+  const oidcSettings = await createOidcSettings(db, config.oidc, core.cluster);
   const oidc = createOidcService({ db, store: oidcSettings, settings, users: usersRepository, usersService: users, auth, log });
   auth.usePasswordLoginCheck((user) => oidc.checkPasswordLogin(user));
 
@@ -165,6 +165,7 @@ export async function createServices(config: Config, options: ServicesOptions): 
     webdav: { locks, properties, authenticator },
     async close() {
       for (const detach of detachers.splice(0)) detach();
+      await core.cluster.close();
       await db.destroy();
     },
   };

@@ -316,4 +316,26 @@ export const migrations: Record<string, Migration> = {
       }
     },
   },
+  '0011_cluster': {
+    // Instances sharing one database: when each periodic job last began (so that one instance
+    // runs it per period), and claims on exclusive work that lapse when their holder dies.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('cluster_jobs')
+        .addColumn('name', 'varchar(128)', (col) => col.primaryKey())
+        .addColumn('started_at', 'bigint', (col) => col.notNull())
+        .addColumn('holder', 'varchar(64)', (col) => col.notNull())
+        .execute();
+      await db.schema
+        .createTable('cluster_leases')
+        .addColumn('name', 'varchar(256)', (col) => col.primaryKey())
+        .addColumn('holder', 'varchar(64)', (col) => col.notNull())
+        .addColumn('expires_at', 'bigint', (col) => col.notNull())
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('cluster_leases').execute();
+      await db.schema.dropTable('cluster_jobs').execute();
+    },
+  },
 };

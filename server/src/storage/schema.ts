@@ -203,6 +203,21 @@ export type ApiTokensTable = {
   last_used_at: number | null;
 };
 
+/** When a periodic job last began anywhere in the cluster (see storage/cluster.ts). */
+type ClusterJobsTable = {
+  name: string;
+  /** Milliseconds. */
+  started_at: number;
+  holder: string;
+};
+
+/** A claim on exclusive work, free again once `expires_at` (milliseconds) has passed. */
+type ClusterLeasesTable = {
+  name: string;
+  holder: string;
+  expires_at: number;
+};
+
 export type Database = {
   users: UsersTable;
   settings: SettingsTable;
@@ -219,4 +234,6 @@ export type Database = {
   audit_log: AuditLogTable;
   oidc_identities: OidcIdentitiesTable;
   file_request_uploads: FileRequestUploadsTable;
+  cluster_jobs: ClusterJobsTable;
+  cluster_leases: ClusterLeasesTable;
 };

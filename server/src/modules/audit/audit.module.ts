@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { AnonymousActor, type AuditAction } from '@burrow/protocol';
 import type { FileEvent, FileEvents } from '../../storage/file-events.js';
+import type { Cluster } from '../../storage/cluster.js';
 import { actorOf, outcomeOf, type AuditActor, type AuditService } from './audit.service.js';
 import { RouteRules, type AuditLookups } from './audit.routes-table.js';
 import { auditRoutes } from './audit.routes.js';
@@ -18,6 +19,8 @@ declare module 'fastify' {
 export type AuditDeps = AuditLookups & {
   audit: AuditService;
   fileEvents: FileEvents;
+  /** The periodic sweep runs on one instance of a cluster per period. */
+  cluster: Pick<Cluster, 'once'>;
   sweepIntervalMs?: number;
 };
 
@@ -148,16 +151,18 @@ export const auditModule = fp<AuditDeps>(async (app, deps) => {
     await audit.record({ actor, client, action, path: event.virtual, outcome: 'ok', status, details: { ...details, ...extra } });
   });
 
-  // One sweep at a time; at start, every `sweepIntervalMs` and after the settings change.
+  // One sweep at a time; at start, every `sweepIntervalMs` and after the settings change. The
+  // periodic ones run on one instance of a cluster per period.
   let current: Promise<unknown> = Promise.resolve();
-  const sweep = () => {
-    current = current.then(() => audit.sweep()).catch((error: unknown) => app.log.warn({ err: error }, 'audit sweep failed'));
+  const sweep = (periodic = false) => {
+    const run = (): Promise<unknown> => (periodic ? deps.cluster.once('audit-sweep', sweepIntervalMs, () => audit.sweep()) : audit.sweep());
+    current = current.then(run).catch((error: unknown) => app.log.warn({ err: error }, 'audit sweep failed'));
     return current;
   };
-  const timer = setInterval(() => void sweep(), sweepIntervalMs);
+  const timer = setInterval(() => void sweep(true), sweepIntervalMs);
   timer.unref();
   app.addHook('onReady', async () => {
-    void sweep();
+    void sweep(true);
   });
   app.addHook('onClose', async () => {
     clearInterval(timer);
@@ -166,5 +171,5 @@ export const auditModule = fp<AuditDeps>(async (app, deps) => {
     await audit.close();
   });
 
-  await app.register(auditRoutes, { audit, sweep });
+  await app.register(auditRoutes, { audit, sweep: () => sweep() });
 });

@@ -1,6 +1,7 @@
 import type { OidcSettings, OidcSettingsUpdate } from '@burrow/protocol';
 import type { OidcConfig } from '../../config.js';
 import type { Db } from '../../storage/db.js';
+import type { Cluster } from '../../storage/cluster.js';
 import { createSettingsRepository } from '../settings/settings.repository.js';
 import { badRequest } from '../../errors.js';
 
@@ -78,15 +79,27 @@ export type OidcSettingsStore = Awaited<ReturnType<typeof createOidcSettings>>;
  * The single sign-on settings: stored in the settings table, each field overridden by the server
  * configuration when given there (those fields are locked in the settings screen).
  */
-export async function createOidcSettings(db: Db, fixed: OidcConfig) {
+export async function createOidcSettings(db: Db, fixed: OidcConfig, cluster?: Cluster) {
   const repository = createSettingsRepository(db);
-  const row = await repository.get(SETTINGS_KEY);
-  let stored: OidcStored = { ...DefaultOidc, ...(row !== undefined ? (JSON.parse(row) as Partial<OidcStored>) : {}) };
+  const read = async (): Promise<OidcStored> => {
+    const row = await repository.get(SETTINGS_KEY);
+    return { ...DefaultOidc, ...(row !== undefined ? (JSON.parse(row) as Partial<OidcStored>) : {}) };
+  };
+  let stored = await read();
   const locked = Object.keys(fixed).filter((key) => fixed[key as keyof OidcConfig] !== undefined) as (keyof OidcConfig)[];
   // A configuration naming an issuer means single sign-on is wanted, unless it says otherwise.
   const implied: Partial<OidcStored> = fixed.issuer && fixed.enabled === undefined ? { enabled: true } : {};
   const effective = (): OidcStored => ({ ...stored, ...implied, ...(fixed as Partial<OidcStored>) });
   let version = 0;
+  // Changed on another instance: read again, and drop the provider metadata cached for the old ones.
+  cluster?.on(SETTINGS_KEY, () => {
+    void read()
+      .then((next) => {
+        stored = next;
+        version += 1;
+      })
+      .catch(() => undefined);
+  });
 
   return {
     /** The settings in force, the secret included (server side only). */
@@ -115,6 +128,7 @@ export async function createOidcSettings(db: Db, fixed: OidcConfig) {
       await repository.put(SETTINGS_KEY, value);
       stored = toStore;
       version += 1;
+      await cluster?.publish(SETTINGS_KEY);
       return this.view();
     },
   };

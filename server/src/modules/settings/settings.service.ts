@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { DefaultMinimumPasswordLength, DefaultTus, HookEvents, ViewModes, type Settings, type SettingsUpdate } from '@burrow/protocol';
 import type { Db } from '../../storage/db.js';
+import type { Cluster } from '../../storage/cluster.js';
 import { createSettingsRepository } from './settings.repository.js';
 import { badRequest } from '../../errors.js';
 import { freshSettings } from './settings.defaults.js';
@@ -9,6 +10,9 @@ import { sanitiseRules, validateRules } from '../../storage/rules.js';
 const SETTINGS_KEY = 'settings';
 const MAX_PASSWORD_BYTES = 1024;
 const SIGNING_KEY = 'signing_key';
+
+/** Where a settings change was made: on this instance, or on another one of its cluster. */
+export type ChangeOrigin = 'here' | 'elsewhere';
 
 export type SettingsService = Awaited<ReturnType<typeof createSettingsService>>;
 
@@ -62,9 +66,10 @@ export function normaliseUpdate(update: SettingsUpdate, current: Settings): Sett
 
 /**
  * Loads the settings once at start (creating them and the signing key on first run) and keeps
- * them in memory; every write goes through `save`, which refreshes the cached copy.
+ * them in memory; every write goes through `save`, which refreshes the cached copy and tells the
+ * other instances of a cluster, which read the stored settings again.
  */
-export async function createSettingsService(db: Db) {
+export async function createSettingsService(db: Db, cluster?: Cluster) {
   let cached: Settings;
   let signingKey: Uint8Array;
 
@@ -84,7 +89,19 @@ export async function createSettingsService(db: Db) {
     await repository.insert(SIGNING_KEY, Buffer.from(signingKey).toString('base64'));
   }
 
-  const listeners = new Set<(settings: Settings) => void>();
+  const listeners = new Set<(settings: Settings, origin: ChangeOrigin) => void>();
+  const notify = (settings: Settings, origin: ChangeOrigin) => {
+    for (const listener of listeners) listener(settings, origin);
+  };
+
+  cluster?.on('settings', () => {
+    void repository.all().then((rows) => {
+      const stored = rows.get(SETTINGS_KEY);
+      if (!stored) return;
+      cached = { ...freshSettings(), ...JSON.parse(stored) };
+      notify(normaliseOnRead(cached), 'elsewhere');
+    });
+  });
 
   return {
     isFirstRun,
@@ -97,7 +114,8 @@ export async function createSettingsService(db: Db) {
     async save(next: Settings): Promise<Settings> {
       await repository.update(SETTINGS_KEY, JSON.stringify(next));
       cached = next;
-      for (const listener of listeners) listener(this.get());
+      notify(this.get(), 'here');
+      await cluster?.publish('settings');
       return this.get();
     },
     async update(update: SettingsUpdate): Promise<Settings> {
@@ -106,7 +124,8 @@ export async function createSettingsService(db: Db) {
     async setAuthMethod(method: string): Promise<Settings> {
       return this.save({ ...cached, authMethod: method });
     },
-    onChange(listener: (settings: Settings) => void): () => void {
+    /** Calls `listener` after each change, saying whether it was made here or on another instance. */
+    onChange(listener: (settings: Settings, origin: ChangeOrigin) => void): () => void {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },

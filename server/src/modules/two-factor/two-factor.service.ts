@@ -8,6 +8,7 @@ import {
   type TwoFactorStatus,
   type UserTwoFactor,
 } from '@burrow/protocol';
+import type { Cluster } from '../../storage/cluster.js';
 import type { Db } from '../../storage/db.js';
 import { createSettingsRepository } from '../settings/settings.repository.js';
 import { createTwoFactorRepository, type TwoFactorRow } from './two-factor.repository.js';
@@ -43,6 +44,8 @@ export function createTwoFactorService(deps: {
   users: UsersRepository;
   /** Issues the session token of a completed login. */
   issue: (user: UserRecord) => Promise<string>;
+  /** Other instances are told when the policy changes, and tell this one. */
+  cluster?: Cluster;
   now?: () => number;
 }) {
   const { db, settings, users, issue } = deps;
@@ -59,6 +62,8 @@ export function createTwoFactorService(deps: {
     const row = await settingsRows.get(POLICY_KEY);
     if (row !== undefined) policy = { requiredForEveryone: Boolean((JSON.parse(row) as Partial<TwoFactorPolicy>).requiredForEveryone) };
   }
+
+  deps.cluster?.on(POLICY_KEY, () => void loadPolicy().catch(() => undefined));
 
   async function rowOf(userId: number): Promise<Row | undefined> {
     return rows.find(userId);
@@ -255,6 +260,7 @@ export function createTwoFactorService(deps: {
       const value = JSON.stringify({ requiredForEveryone: next.requiredForEveryone });
       await settingsRows.put(POLICY_KEY, value);
       policy = { requiredForEveryone: next.requiredForEveryone };
+      await deps.cluster?.publish(POLICY_KEY);
       return { ...policy };
     },
 
