@@ -94,7 +94,7 @@ export async function createServices(config: Config, options: ServicesOptions): 
 
   // Uploads, then share links and upload-only links over them.
   const uploadRows = createUploadsRepository(db);
-  const uploads = createUploads({ config, db, scopes, fileEvents, settings, log }, { hooks, repository: uploadRows });
+  const uploads = createUploads({ config, db, scopes, fileEvents, settings, log, cluster: core.cluster }, { hooks, repository: uploadRows });
   const shareRows = createSharesRepository(db);
   const fileRequestRows = createFileRequestsRepository(db);
   const shareDeps = { shares: shareRows, users: usersRepository, scopes };

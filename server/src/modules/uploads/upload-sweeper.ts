@@ -13,6 +13,9 @@ const ORPHAN_GRACE_MS = 10 * 60_000;
  */
 const WRITE_ORPHAN_MS = 24 * 60 * 60_000;
 
+/** The sweep's name among the cluster's periodic jobs. */
+const SWEEP_JOB = 'uploads.sweep';
+
 export type SweepResult = { expired: number; reconciled: number; orphans: number };
 
 /**
@@ -29,8 +32,11 @@ export function createUploadSweeper(context: UploadContext) {
     const uploads = await repository.list();
     for (const upload of uploads) {
       // Uploads being written are active, whatever their recorded time says.
-      const release = locks.tryAcquire(uploadLockKey(upload));
-      if (!release) continue;
+      const lock = await locks.tryAcquire(uploadLockKey(upload)).catch((error: unknown) => {
+        context.log.warn({ err: error, upload: upload.id }, 'upload sweep could not lock one upload');
+        return undefined;
+      });
+      if (!lock) continue;
       try {
         const lifetime = isFinished(upload) ? Math.min(config.uploadExpiry, FINISHED_RECORD_SECONDS) : config.uploadExpiry;
         if (upload.updatedAt + lifetime * 1000 <= now) {
@@ -43,7 +49,7 @@ export function createUploadSweeper(context: UploadContext) {
       } catch (error) {
         context.log.warn({ err: error, upload: upload.id }, 'upload sweep failed for one upload');
       } finally {
-        release();
+        await lock.release();
       }
     }
     const referenced = new Set(uploads.map((upload) => upload.stagingPath));
@@ -68,15 +74,21 @@ export function createUploadSweeper(context: UploadContext) {
   }
 
   /**
-   * Sweeps now (before requests are served, so nothing is in flight and every unreferenced staging
-   * file is an orphan) and then on an unref'd timer. Returns the function that stops it.
+   * Sweeps now and then on an unref'd timer. Returns the function that stops it. Alone on its
+   * database, this instance sweeps before it serves requests, so nothing is in flight and every
+   * unreferenced staging file is an orphan. When instances share the database and the staging
+   * folder, the others are serving: the sweep runs on one instance per period, and a staging
+   * file is only an orphan once nobody has written to it for the usual grace.
    */
   async function start(): Promise<() => Promise<void>> {
     await staging.prepare();
-    await sweep({ orphanGraceMs: 0 });
     const periodMs = Math.max(1, Math.min(config.uploadExpiry, 600)) * 1000;
+    const cluster = context.cluster?.shared ? context.cluster : undefined;
+    if (cluster) await cluster.once(SWEEP_JOB, periodMs, () => sweep());
+    else await sweep({ orphanGraceMs: 0 });
     const timer = setInterval(() => {
-      sweep().catch((error: unknown) => context.log.warn({ err: error }, 'upload sweep failed'));
+      const pass = cluster ? cluster.once(SWEEP_JOB, periodMs, () => sweep()) : sweep();
+      pass.catch((error: unknown) => context.log.warn({ err: error }, 'upload sweep failed'));
     }, periodMs);
     timer.unref();
     return async () => {

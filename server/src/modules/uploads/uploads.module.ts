@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { DefaultTus } from '@burrow/protocol';
 import type { Config } from '../../config.js';
+import type { Cluster } from '../../storage/cluster.js';
 import type { Db } from '../../storage/db.js';
 import type { FileEvents } from '../../storage/file-events.js';
 import type { Scopes } from '../../storage/scopes.js';
@@ -31,6 +32,8 @@ export type UploadsServiceDeps = {
   fileEvents: FileEvents;
   settings: SettingsService;
   log: UploadsLog;
+  /** The instances sharing the database: uploads are locked and swept across all of them. */
+  cluster?: Cluster;
 };
 
 /** Builds the uploads service (the composition root and tests use this). */
@@ -41,7 +44,8 @@ export function createUploads(deps: UploadsServiceDeps, options: UploadsOptions 
     fileEvents: deps.fileEvents,
     repository: options.repository ?? createUploadsRepository(deps.db),
     staging: createStagingArea(deps.config.cacheDir, deps.config.fileMode),
-    locks: createUploadLocks(),
+    locks: createUploadLocks({ cluster: deps.cluster, log: deps.log }),
+    cluster: deps.cluster,
     hooks: options.hooks ?? createHooks(deps, { log: deps.log }),
     log: deps.log,
     maxLength: options.maxUploadLength ?? deps.config.maxUploadSize,

@@ -8,10 +8,18 @@ import type { UserRecord } from '../users/users.model.js';
 import { OverLengthError, StagingWriter } from '../../storage/staging-writer.js';
 import { receiveBody } from './body-writer.js';
 import { checkTarget, completeUpload, missingParents } from './upload-completion.js';
-import { discardUpload, pathLockKey, reconcileUpload, uploadLockKey, type UploadContext } from './upload-context.js';
+import { discardUpload, pathLockKey, reconcileUpload, uploadLockKey, withLocalStaging, type UploadContext } from './upload-context.js';
 import { isFinished, type UploadRecord } from './uploads.repository.js';
 import { checkPatchContentType, isLengthKnown, parseCreationLength, parseUploadLength, parseUploadOffset, UNDECLARED_LENGTH } from './tus-headers.js';
 import { createUploadSweeper } from './upload-sweeper.js';
+import type { HeldLock } from './upload-locks.js';
+
+/** The lock of the upload being written was lost to another instance. */
+class LockLostError extends Error {
+  constructor() {
+    super('the upload lock was lost');
+  }
+}
 
 /** How long a DELETE waits for a PATCH of the same upload to notice its client went away. */
 const TerminateLockWaitMs = 3000;
@@ -41,7 +49,8 @@ async function roomAt(dir: string): Promise<number> {
  * upload never changes a user's files. Progress lives in the database, so uploads survive a
  * restart and continue from what is really on disk.
  */
-export function createUploadsService(context: UploadContext) {
+export function createUploadsService(input: UploadContext) {
+  const context: UploadContext = { ...input, repository: withLocalStaging(input.repository, input.staging) };
   const { repository, staging, locks, scopes } = context;
   const sweeper = createUploadSweeper(context);
 
@@ -83,26 +92,37 @@ export function createUploadsService(context: UploadContext) {
     return { ...upload, length };
   }
 
-  /** Appends a body to the staging file, never past `limit` bytes in all. */
-  async function writeBody(upload: UploadRecord, limit: number, body: Readable, declaredBytes: number | undefined): Promise<{ position: number; whole: boolean }> {
+  /**
+   * Appends a body to the staging file, never past `limit` bytes in all. Writing stops at once
+   * when the lock is lost (another instance has taken the upload over): then nothing is
+   * truncated or recorded, since the new holder owns the file and its offset from that moment.
+   */
+  async function writeBody(upload: UploadRecord, limit: number, body: Readable, declaredBytes: number | undefined, lock: HeldLock): Promise<{ position: number; whole: boolean }> {
     const handle = await staging.openForWrite(upload.stagingPath);
     const writer = new StagingWriter(handle, upload.offset, limit, { expectedBytes: declaredBytes ?? limit - upload.offset });
+    const onLost = () => writer.destroy(new LockLostError());
+    lock.signal.addEventListener('abort', onLost, { once: true });
     let whole: boolean;
     try {
+      if (lock.signal.aborted) throw new LockLostError();
       whole = (await receiveBody(body, writer)) === 'complete';
     } catch (error) {
+      await writer.settle();
+      if (error instanceof LockLostError || lock.signal.aborted) throw locked();
       // Roll the staging file back to a size that is a true offset: the start of this request
       // for an over-long body, the last byte really written after a disk error.
       const keep = error instanceof OverLengthError ? upload.offset : writer.position;
-      await writer.settle();
       await handle.truncate(keep);
       await handle.sync();
-      await repository.setOffset(upload.id, keep, Date.now());
+      if (await lock.confirm()) await repository.setOffset(upload.id, keep, Date.now());
       throw error instanceof OverLengthError ? payloadTooLarge() : error;
     } finally {
+      lock.signal.removeEventListener('abort', onLost);
       await writer.settle();
       await handle.close();
     }
+    // The bytes are synced; they count once recorded, and only a holder may record them.
+    if (!(await lock.confirm())) throw locked();
     await repository.setOffset(upload.id, writer.position, Date.now());
     return { position: writer.position, whole };
   }
@@ -121,17 +141,17 @@ export function createUploadsService(context: UploadContext) {
       await staging.prepare();
       if (isLengthKnown(length)) await checkFreeSpace(length, target.real);
 
-      const releasePath = locks.tryAcquire(pathLockKey(user.id, target.virtual));
-      if (!releasePath) throw locked();
+      const pathLock = await locks.tryAcquire(pathLockKey(user.id, target.virtual));
+      if (!pathLock) throw locked();
       try {
         // A new POST for the same path replaces the user's earlier upload, unless it is being written.
         for (const previous of await repository.listByUserPath(user.id, target.virtual)) {
-          const release = locks.tryAcquire(uploadLockKey(previous));
-          if (!release) throw locked();
+          const lock = await locks.tryAcquire(uploadLockKey(previous));
+          if (!lock) throw locked();
           try {
             await discardUpload(context, previous);
           } finally {
-            release();
+            await lock.release();
           }
         }
         const id = crypto.randomUUID();
@@ -146,16 +166,17 @@ export function createUploadsService(context: UploadContext) {
         }
         // tus-js-client sends no PATCH for an empty file, so it is complete right now.
         if (length === 0) {
-          const release = locks.tryAcquire(uploadLockKey(upload))!;
+          const lock = await locks.tryAcquire(uploadLockKey(upload));
+          if (!lock) throw locked();
           try {
             await completeUpload(context, user, scope, upload);
           } finally {
-            release();
+            await lock.release();
           }
         }
         return { virtual: target.virtual };
       } finally {
-        releasePath();
+        await pathLock.release();
       }
     },
 
@@ -164,16 +185,20 @@ export function createUploadsService(context: UploadContext) {
       const { scope, upload } = await findOwn(user, decodedPath);
       if (!upload) throw notFound();
       if (isFinished(upload)) return { offset: upload.length, length: upload.length };
-      const release = locks.tryAcquire(uploadLockKey(upload));
+      const lock = await locks.tryAcquire(uploadLockKey(upload));
       // A PATCH is writing: its offset is settled when it ends; report the last recorded one.
-      if (!release) return { offset: upload.offset, length: upload.length };
+      if (!lock) return { offset: upload.offset, length: upload.length };
       try {
-        const current = await reconcileUpload(context, upload);
+        // Re-read under the lock: the last holder (maybe on another instance) may have moved on.
+        const stored = await repository.findById(upload.id);
+        if (!stored) throw notFound();
+        if (isFinished(stored)) return { offset: stored.length, length: stored.length };
+        const current = await reconcileUpload(context, stored);
         if (!current) throw notFound();
         if (current.offset === current.length) await completeUpload(context, user, scope, current);
         return { offset: current.offset, length: current.length };
       } finally {
-        release();
+        await lock.release();
       }
     },
 
@@ -186,8 +211,8 @@ export function createUploadsService(context: UploadContext) {
       if (isLengthKnown(upload.length) && offset > upload.length) throw badRequest('offset beyond the upload length');
       if (isFolder) throw badRequest('target is a folder');
 
-      const release = locks.tryAcquire(uploadLockKey(upload));
-      if (!release) throw locked();
+      const lock = await locks.tryAcquire(uploadLockKey(upload));
+      if (!lock) throw locked();
       try {
         // Re-read under the lock: a POST or DELETE may have replaced it since the lookup.
         const stored = await repository.findById(upload.id);
@@ -202,7 +227,7 @@ export function createUploadsService(context: UploadContext) {
         const remaining = limit - current.offset;
         if (request.contentLength !== undefined && request.contentLength > remaining) throw payloadTooLarge();
 
-        const written = remaining > 0 ? await writeBody(current, limit, request.body, request.contentLength) : { position: current.offset, whole: true };
+        const written = remaining > 0 ? await writeBody(current, limit, request.body, request.contentLength, lock) : { position: current.offset, whole: true };
         const reached = written.position;
         if (known) {
           if (reached === current.length) await completeUpload(context, user, scope, { ...current, offset: reached });
@@ -219,7 +244,7 @@ export function createUploadsService(context: UploadContext) {
         }
         return { offset: reached, length: current.length };
       } finally {
-        release();
+        await lock.release();
       }
     },
 
@@ -230,15 +255,15 @@ export function createUploadsService(context: UploadContext) {
       if (resolved.virtual === '/' || !user.perm.delete) throw forbidden();
       const upload = await repository.findByUserPath(user.id, resolved.virtual);
       if (!upload) throw notFound();
-      const release = await locks.acquireWithin(uploadLockKey(upload), TerminateLockWaitMs);
-      if (!release) throw locked();
+      const lock = await locks.acquireWithin(uploadLockKey(upload), TerminateLockWaitMs);
+      if (!lock) throw locked();
       try {
         // The writer that held the lock may have finished or replaced the upload meanwhile.
         const current = await repository.findById(upload.id);
         if (!current) throw notFound();
         await discardUpload(context, current);
       } finally {
-        release();
+        await lock.release();
       }
     },
   };
