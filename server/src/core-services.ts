@@ -46,7 +46,7 @@ export async function createCoreServices(config: Config, options: CoreOptions): 
     // One budget of password guesses per account, whether they come through login or through the
     // current password asked by user updates.
     const guard = createPasswordGuard(LoginPolicy);
-    const users = createUsersService({ users: usersRepository, settings, scopes, guard });
+    const users = createUsersService({ users: usersRepository, settings, scopes, guard, cluster });
     const auth = createAuthService({ config, db, settings, users: usersRepository, usersService: users, fetchImpl: options.fetchImpl, guard });
     const fileEvents = createFileEvents(options.log);
     return { config, db, cluster, settings, scopes, usersRepository, users, auth, fileEvents };

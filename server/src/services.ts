@@ -101,7 +101,7 @@ export async function createServices(config: Config, options: ServicesOptions): 
   const shares = createSharesService({ ...shareDeps, fileRequests: fileRequestRows });
   const access = createShareAccess(shareDeps);
   const publicShares = createPublicSharesService({ access, previews, subtitles });
-  const fileRequests = createFileRequests({ access, uploads, uploadRows, repository: fileRequestRows });
+  const fileRequests = createFileRequests({ access, uploads, uploadRows, repository: fileRequestRows, cluster: core.cluster });
   const lifecycle = createShareLifecycle(shareDeps);
   detachers.push(fileEvents.on((event) => lifecycle.onFileEvent(event)));
   users.onUserDeleted((user) => lifecycle.onUserDeleted(user));
@@ -130,13 +130,13 @@ export async function createServices(config: Config, options: ServicesOptions): 
   auth.usePasswordLoginCheck((user) => oidc.checkPasswordLogin(user));
 
   // WebDAV: locks and dead properties belong to a resource at its place.
-  const locks = createLockStore();
+  const locks = createLockStore({ db: core.cluster.shared ? db : undefined });
   const properties = createDeadProperties(db, scopes.serverRoot);
-  const authenticator = createDavAuthenticator({ auth, settings });
+  const authenticator = createDavAuthenticator({ auth, settings, users });
   detachers.push(
     fileEvents.on(async (event) => {
-      if (event.kind === 'deleted') locks.dropAt(event.real);
-      if (event.kind === 'moved') locks.dropAt(event.fromReal);
+      if (event.kind === 'deleted') await locks.dropAt(event.real);
+      if (event.kind === 'moved') await locks.dropAt(event.fromReal);
       await properties.onFileEvent(event);
     }),
   );

@@ -338,4 +338,25 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable('cluster_jobs').execute();
     },
   },
+  '0013_shared_locks': {
+    // WebDAV locks, for instances sharing the database: a lock taken through one instance must
+    // hold on all of them. (One instance alone keeps its locks in memory; the table stays empty.)
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('webdav_locks')
+        .addColumn('token', 'varchar(128)', (col) => col.primaryKey())
+        .addColumn('key', 'text', (col) => col.notNull())
+        .addColumn('root_href', 'text', (col) => col.notNull())
+        .addColumn('scope', 'varchar(16)', (col) => col.notNull())
+        .addColumn('depth', 'varchar(16)', (col) => col.notNull())
+        .addColumn('owner_xml', 'text', (col) => col.notNull())
+        .addColumn('user_id', 'integer', (col) => col.notNull())
+        .addColumn('timeout_seconds', 'integer', (col) => col.notNull())
+        .addColumn('expires_at', 'bigint', (col) => col.notNull())
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('webdav_locks').execute();
+    },
+  },
 };

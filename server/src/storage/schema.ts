@@ -218,6 +218,21 @@ type ClusterLeasesTable = {
   expires_at: number;
 };
 
+/** A WebDAV lock, kept here when instances share the database (see modules/webdav/locks.ts). */
+export type WebdavLocksTable = {
+  token: string;
+  /** Real path of the locked entry. */
+  key: string;
+  root_href: string;
+  scope: string;
+  depth: string;
+  owner_xml: string;
+  user_id: number;
+  timeout_seconds: number;
+  /** Milliseconds. */
+  expires_at: number;
+};
+
 export type Database = {
   users: UsersTable;
   settings: SettingsTable;
@@ -236,4 +251,5 @@ export type Database = {
   file_request_uploads: FileRequestUploadsTable;
   cluster_jobs: ClusterJobsTable;
   cluster_leases: ClusterLeasesTable;
+  webdav_locks: WebdavLocksTable;
 };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Permissions, Rule } from '@burrow/protocol';
 import { buildApp, type BuildOptions } from '../app.js';
-import { resolveConfig, type Config } from '../config.js';
+import { isPostgresUrl, resolveConfig, type Config } from '../config.js';
 import { hashPassword } from '../modules/auth/passwords.js';
 import type { UserRecord } from '../modules/users/users.model.js';
 import { dropTestDatabase, testDatabase } from './postgres.js';
@@ -35,6 +35,7 @@ export async function createTestApp(overrides: Record<string, unknown> = {}, opt
   fs.mkdirSync(root);
   fs.mkdirSync(outside);
   const databaseFile = typeof overrides.database === 'string' ? overrides.database : path.join(base, 'burrow.db');
+  const sharedDatabase = isPostgresUrl(databaseFile);
   const config = resolveConfig({
     root,
     cacheDir: path.join(base, 'cache'),
@@ -42,8 +43,9 @@ export async function createTestApp(overrides: Record<string, unknown> = {}, opt
     logLevel: 'silent',
     adminPassword: ADMIN_PASSWORD,
     ...overrides,
-    // On a PostgreSQL run, a fresh database on the test cluster stands in for the file.
-    database: await testDatabase(databaseFile),
+    // On a PostgreSQL run, a fresh database on the test cluster stands in for the file. A
+    // PostgreSQL URL given is used as it is: several apps over it are instances of one cluster.
+    database: sharedDatabase ? databaseFile : await testDatabase(databaseFile),
   });
   const contractViolations: ContractViolation[] = [];
   const app = await buildApp(config, {
@@ -72,7 +74,7 @@ export async function createTestApp(overrides: Record<string, unknown> = {}, opt
     contractViolations,
     async close() {
       await app.close();
-      await dropTestDatabase(databaseFile);
+      if (!sharedDatabase) await dropTestDatabase(databaseFile);
       fs.rmSync(base, { recursive: true, force: true });
       if (contractViolations.length > 0) {
         const lines = contractViolations.map((v) => `${v.method} ${v.url} → ${v.status}: ${v.problem}`);

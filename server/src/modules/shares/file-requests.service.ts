@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FileRequestInfo } from '@burrow/protocol';
-import { badRequest, forbidden, notFound, payloadTooLarge } from '../../errors.js';
+import { badRequest, forbidden, locked, notFound, payloadTooLarge } from '../../errors.js';
+import type { Cluster } from '../../storage/cluster.js';
 import { joinVirtual } from '../../storage/virtual-path.js';
 import type { UploadsRepository } from '../uploads/uploads.repository.js';
 import type { UploadProgress, UploadsService } from '../uploads/uploads.service.js';
@@ -59,6 +60,37 @@ function parseDeclaredLength(value: HeaderValue, deferred: HeaderValue): number 
   return Number(text);
 }
 
+/** How long a creation's lease on an owner lasts without renewal (a killed holder frees it then). */
+const OWNER_LEASE_MS = 10_000;
+/** How long a creation waits for creations on other instances before answering 423. */
+const OWNER_WAIT_MS = 30_000;
+
+/**
+ * Runs `task` holding the cluster lease `file-requests:<key>`, waiting for it up to
+ * `OWNER_WAIT_MS` (423 after that: tus clients retry), renewed while the task runs. A task whose
+ * lease cannot be kept is not stopped: it only writes rows, each correct on its own, and the
+ * lease outlives any creation that does not stall for its whole lifetime.
+ */
+async function underLease<T>(cluster: Pick<Cluster, 'lease'>, key: string, task: () => Promise<T>): Promise<T> {
+  const name = `file-requests:${key}`;
+  const deadline = Date.now() + OWNER_WAIT_MS;
+  let lease = await cluster.lease(name, OWNER_LEASE_MS);
+  while (!lease) {
+    if (Date.now() >= deadline) throw locked('another upload to this link is being started');
+    await new Promise((resolve) => setTimeout(resolve, 10 + Math.floor(Math.random() * 30)));
+    lease = await cluster.lease(name, OWNER_LEASE_MS);
+  }
+  const held = lease;
+  const timer = setInterval(() => void held.renew().catch(() => false), OWNER_LEASE_MS / 4);
+  timer.unref();
+  try {
+    return await task();
+  } finally {
+    clearInterval(timer);
+    await held.release().catch(() => undefined);
+  }
+}
+
 export type FileRequests = ReturnType<typeof createFileRequests>;
 
 /**
@@ -67,17 +99,27 @@ export type FileRequests = ReturnType<typeof createFileRequests>;
  * only picks a free name in the link's folder, enforces the link's limits, and remembers which
  * upload belongs to which link, so an uploader can reach no other upload and no other path.
  */
-export function createFileRequests(deps: { access: ShareAccess; uploads: UploadsService; uploadRows: UploadsRepository; repository: FileRequestsRepository }) {
+export function createFileRequests(deps: {
+  access: ShareAccess;
+  uploads: UploadsService;
+  uploadRows: UploadsRepository;
+  repository: FileRequestsRepository;
+  /** Instances sharing the database: a creation also holds the owner's lease among them. */
+  cluster?: Pick<Cluster, 'shared' | 'lease'>;
+}) {
   const { access, uploads, uploadRows, repository } = deps;
+  const cluster = deps.cluster?.shared ? deps.cluster : undefined;
 
   // One creation at a time per owner: a link's limits are checked and its reservation written
   // with no other creation in between, so parallel uploads cannot pass them together, and two
   // links to one folder cannot pick the same free name (a second upload for a path would
-  // replace the first).
+  // replace the first). Within this instance a queue orders them; across instances sharing the
+  // database, each also holds a lease on the owner for its duration.
   const queues = new Map<string, Promise<unknown>>();
   function serialised<T>(key: string, task: () => Promise<T>): Promise<T> {
     const previous = queues.get(key) ?? Promise.resolve();
-    const run = previous.then(task, task);
+    const guarded = cluster ? () => underLease(cluster, key, task) : task;
+    const run = previous.then(guarded, guarded);
     const settled = run.catch(() => undefined);
     queues.set(key, settled);
     void settled.then(() => {

@@ -2,6 +2,7 @@ import { AdminOnlyFields, SensitiveFields, type User, type UserWriteRequest } fr
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { Scopes } from '../../storage/scopes.js';
+import { RESYNC, type Cluster } from '../../storage/cluster.js';
 import { hashPassword, validateNewPassword, verifyPassword as realVerifyPassword } from '../auth/passwords.js';
 import { createPasswordGuard, LoginPolicy, loginAccount, type PasswordGuard } from '../auth/password-guard.js';
 import type { UsersRepository } from './users.repository.js';
@@ -11,6 +12,9 @@ import { applyField, canonicalField, checkField, isWritableField, type WritableF
 import { createMutex, homeScope, normaliseScope } from './homes.js';
 
 export type UsersService = ReturnType<typeof createUsersService>;
+
+/** The cluster topic under which a changed user's id is told to the other instances. */
+const USERS_CHANGED_TOPIC = 'users.changed';
 
 type Requester = UserRecord;
 /**
@@ -44,6 +48,8 @@ export function createUsersService(deps: {
   settings: SettingsService;
   scopes: Scopes;
   onUserDeleted?: (user: UserRecord) => Promise<void>;
+  /** Instances sharing the database: each change of a user is told to the others. */
+  cluster?: Pick<Cluster, 'publish' | 'on'>;
   /** Limits on password guesses; the login's guard, so both count against the same budget. */
   guard?: PasswordGuard;
   verifyPassword?: typeof realVerifyPassword;
@@ -53,6 +59,25 @@ export function createUsersService(deps: {
   const guard = deps.guard ?? createPasswordGuard(LoginPolicy);
   const runExclusive = createMutex();
   const deletedListeners: Array<(user: UserRecord) => Promise<void>> = deps.onUserDeleted ? [deps.onUserDeleted] : [];
+  const changedListeners: Array<(userId: number | undefined) => void> = [];
+
+  function notifyChanged(userId: number | undefined): void {
+    for (const listener of changedListeners) {
+      try {
+        listener(userId);
+      } catch {
+        // A listener only drops what it remembered; one failing must not stop the others.
+      }
+    }
+  }
+  // What other instances change reaches this one's listeners too (all users after a gap).
+  deps.cluster?.on(USERS_CHANGED_TOPIC, (payload) => notifyChanged(payload === RESYNC || !/^\d+$/.test(payload) ? undefined : Number(payload)));
+
+  /** Tells this instance's listeners, then the other instances, that a user changed. */
+  async function changed(userId: number): Promise<void> {
+    notifyChanged(userId);
+    await deps.cluster?.publish(USERS_CHANGED_TOPIC, String(userId)).catch(() => undefined);
+  }
 
   /** Checks the requester's password like a login: the same guessing limits apply (429). */
   async function requireCurrentPassword(requester: Requester, currentPassword: string | undefined, options: TrustOptions): Promise<void> {
@@ -102,6 +127,15 @@ export function createUsersService(deps: {
   return {
     onUserDeleted(listener: (user: UserRecord) => Promise<void>) {
       deletedListeners.push(listener);
+    },
+
+    /**
+     * Calls `listener` whenever a user is updated or deleted, through this instance or another
+     * one sharing the database (with `undefined`, meaning any user, when messages may have been
+     * missed). Whoever remembers something about a user's credentials or rights drops it then.
+     */
+    onUserChanged(listener: (userId: number | undefined) => void) {
+      changedListeners.push(listener);
     },
 
     async list(requester: Requester): Promise<User[]> {
@@ -220,6 +254,7 @@ export function createUsersService(deps: {
         // the stored record on every request, so older tokens merely get asked to renew.
         await users.update(id, record, { revokeTokens: Boolean(newPassword), keepToken: requester.id === id ? options.keepToken : undefined });
       });
+      await changed(id);
       return { user: (await users.findById(id))!, passwordChanged: Boolean(newPassword) };
     },
 
@@ -231,6 +266,7 @@ export function createUsersService(deps: {
       if (!existing) throw notFound();
       if (existing.perm.admin && (await users.countAdmins()) <= 1) throw forbidden('the sole admin cannot be deleted');
       await users.remove(id);
+      await changed(id);
       for (const listener of deletedListeners) await listener(existing);
     },
 

@@ -40,7 +40,7 @@ export async function lock(ctx: DavContext): Promise<unknown> {
     if (tokens.size === 0) throw badRequest('a lock refresh needs the lock token in an If header');
     const held = ctx.locks.covering(entry.key).find((candidate) => tokens.has(candidate.token) && candidate.userId === ctx.user.id);
     if (!held) throw davError(412, 'no such lock on this resource', '<D:lock-token-matches-request-uri/>');
-    ctx.locks.refresh(held, timeout);
+    await ctx.locks.refresh(held, timeout);
     return sendLock(ctx, held, 200);
   }
 
@@ -64,7 +64,7 @@ export async function lock(ctx: DavContext): Promise<unknown> {
     assertUnlocked(ctx, tokens, { members: [parent.key] });
   }
   const owner = ownerXml(findChild(info, DAV, 'owner'));
-  const result = ctx.locks.create({
+  const result = await ctx.locks.create({
     key: entry.key,
     rootHref: hrefFor(ctx, entry.virtual, entry.isDir),
     scope: scopeChoice as LockScope,
@@ -80,7 +80,7 @@ export async function lock(ctx: DavContext): Promise<unknown> {
       await ctx.files.create(ctx.user, entry.virtual, { override: false, body: { stream: Readable.from([]), length: 0 } });
       created = true;
     } catch (error) {
-      ctx.locks.remove(result.lock.token);
+      await ctx.locks.remove(result.lock.token);
       throw error;
     }
   }
@@ -96,6 +96,6 @@ export async function unlock(ctx: DavContext): Promise<unknown> {
   const held = ctx.locks.covering(entry.key).find((candidate) => candidate.token === token);
   if (!held) throw davError(409, 'no such lock on this resource', '<D:lock-token-matches-request-uri/>');
   if (held.userId !== ctx.user.id) throw forbidden();
-  ctx.locks.remove(token);
+  await ctx.locks.remove(token);
   return ctx.reply.code(204).send();
 }

@@ -1,5 +1,8 @@
 import crypto from 'node:crypto';
+import { sql, type Selectable } from 'kysely';
 import { badRequest } from '../../errors.js';
+import type { Db } from '../../storage/db.js';
+import type { WebdavLocksTable } from '../../storage/schema.js';
 
 export type LockScope = 'exclusive' | 'shared';
 
@@ -38,13 +41,45 @@ export function parseTimeout(header: string | undefined): number {
 
 export type LockStore = ReturnType<typeof createLockStore>;
 
+export type LockStoreOptions = {
+  /**
+   * The database shared by several instances (PostgreSQL): locks are kept there, so a lock
+   * taken through one instance holds on every other. Without it they live in this process.
+   */
+  db?: Db;
+  now?: () => number;
+};
+
+/** All lock creations in the cluster take this transaction lock, one at a time. */
+const CREATE_LOCK_ID = 0x6275_7272;
+
+type LockRow = Selectable<WebdavLocksTable>;
+
+function fromRow(row: LockRow): Lock {
+  return {
+    token: row.token,
+    key: row.key,
+    rootHref: row.root_href,
+    scope: row.scope === 'shared' ? 'shared' : 'exclusive',
+    depth: row.depth === '0' ? '0' : 'infinity',
+    ownerXml: row.owner_xml,
+    userId: Number(row.user_id),
+    timeoutSeconds: Number(row.timeout_seconds),
+    expiresAt: Number(row.expires_at),
+  };
+}
+
 /**
- * WebDAV write locks, kept in memory: they last until UNLOCK, their timeout or a restart. One
- * process serves all requests today; running several instances behind one address would need
- * them in the database, shared by all.
+ * WebDAV write locks: they last until UNLOCK or their timeout. One instance keeps them in
+ * memory (a restart drops them). Instances sharing a database keep them in its `webdav_locks`
+ * table: each WebDAV request first loads the live locks (`sync`), the checks then read that
+ * picture, and every change is written through; creations are serialised across the cluster,
+ * so two clients cannot take conflicting locks through two instances at once.
  */
-export function createLockStore(now: () => number = Date.now) {
-  const locks = new Map<string, Lock>();
+export function createLockStore(options: LockStoreOptions = {}) {
+  const now = options.now ?? Date.now;
+  const db = options.db;
+  let locks = new Map<string, Lock>();
 
   function purge(): void {
     const time = now();
@@ -63,9 +98,28 @@ export function createLockStore(now: () => number = Date.now) {
     return [...locks.values()].filter((lock) => below(lock.key, key));
   }
 
+  async function load(executor: Db): Promise<void> {
+    const rows = await executor.selectFrom('webdav_locks').selectAll().where('expires_at', '>', now()).execute();
+    locks = new Map(rows.map((row) => [row.token, fromRow(row)]));
+  }
+
+  function createIn(fields: Omit<Lock, 'token' | 'expiresAt'>): { lock: Lock } | { conflict: Lock } {
+    const affected = [...covering(fields.key), ...(fields.depth === 'infinity' ? inside(fields.key) : [])];
+    const conflict = affected.find((lock) => fields.scope === 'exclusive' || lock.scope === 'exclusive');
+    if (conflict) return { conflict };
+    const lock: Lock = { ...fields, token: `urn:uuid:${crypto.randomUUID()}`, expiresAt: now() + fields.timeoutSeconds * 1000 };
+    locks.set(lock.token, lock);
+    return { lock };
+  }
+
   return {
     covering,
     inside,
+
+    /** Brings this instance's picture of the locks up to date (a no-op without a shared database). */
+    async sync(): Promise<void> {
+      if (db) await load(db);
+    },
 
     byToken(token: string): Lock | undefined {
       purge();
@@ -76,27 +130,54 @@ export function createLockStore(now: () => number = Date.now) {
      * Takes a new lock unless one conflicts: an exclusive lock conflicts with any lock on the
      * resources it covers, a shared one with exclusive locks only. Returns the conflicting lock.
      */
-    create(fields: Omit<Lock, 'token' | 'expiresAt'>): { lock: Lock } | { conflict: Lock } {
-      const affected = [...covering(fields.key), ...(fields.depth === 'infinity' ? inside(fields.key) : [])];
-      const conflict = affected.find((lock) => fields.scope === 'exclusive' || lock.scope === 'exclusive');
-      if (conflict) return { conflict };
-      const lock: Lock = { ...fields, token: `urn:uuid:${crypto.randomUUID()}`, expiresAt: now() + fields.timeoutSeconds * 1000 };
-      locks.set(lock.token, lock);
-      return { lock };
+    async create(fields: Omit<Lock, 'token' | 'expiresAt'>): Promise<{ lock: Lock } | { conflict: Lock }> {
+      if (!db) return createIn(fields);
+      return db.transaction().execute(async (trx) => {
+        await sql`SELECT pg_advisory_xact_lock(${CREATE_LOCK_ID})`.execute(trx);
+        await trx.deleteFrom('webdav_locks').where('expires_at', '<=', now()).execute();
+        await load(trx);
+        const result = createIn(fields);
+        if ('lock' in result) {
+          const { lock } = result;
+          await trx
+            .insertInto('webdav_locks')
+            .values({
+              token: lock.token,
+              key: lock.key,
+              root_href: lock.rootHref,
+              scope: lock.scope,
+              depth: lock.depth,
+              owner_xml: lock.ownerXml,
+              user_id: lock.userId,
+              timeout_seconds: lock.timeoutSeconds,
+              expires_at: lock.expiresAt,
+            })
+            .execute();
+        }
+        return result;
+      });
     },
 
-    refresh(lock: Lock, timeoutSeconds: number): void {
+    async refresh(lock: Lock, timeoutSeconds: number): Promise<void> {
       lock.timeoutSeconds = timeoutSeconds;
       lock.expiresAt = now() + timeoutSeconds * 1000;
+      if (db) await db.updateTable('webdav_locks').set({ timeout_seconds: lock.timeoutSeconds, expires_at: lock.expiresAt }).where('token', '=', lock.token).execute();
     },
 
-    remove(token: string): void {
+    async remove(token: string): Promise<void> {
       locks.delete(token);
+      if (db) await db.deleteFrom('webdav_locks').where('token', '=', token).execute();
     },
 
     /** Drops the locks on `key` and below (the resource was deleted or moved away). */
-    dropAt(key: string): void {
+    async dropAt(key: string): Promise<void> {
       for (const [token, lock] of locks) if (lock.key === key || below(lock.key, key)) locks.delete(token);
+      if (!db) return;
+      const prefix = key.endsWith('/') ? key : `${key}/`;
+      await db
+        .deleteFrom('webdav_locks')
+        .where((eb) => eb.or([eb('key', '=', key), eb(sql<boolean>`starts_with(${eb.ref('key')}, ${prefix})`, '=', true)]))
+        .execute();
     },
 
     /** Seconds left on a lock, for `<D:timeout>`. */

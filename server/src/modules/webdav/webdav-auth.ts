@@ -4,6 +4,7 @@ import { ApiTokenPrefix } from '@burrow/protocol';
 import type { AuthService } from '../auth/auth.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { UserRecord } from '../users/users.model.js';
+import type { UsersService } from '../users/users.service.js';
 import { AppError, unauthorized } from '../../errors.js';
 import { tokenOf } from '../../plugins/auth.js';
 
@@ -12,7 +13,7 @@ const CACHE_MS = 5 * 60_000;
 /** Most credentials remembered at once (the oldest go first). */
 const CACHE_ENTRIES = 1000;
 
-type Cached = { token: string; expiresAt: number };
+type Cached = { token: string; userId: number; expiresAt: number };
 
 export type DavAuthenticator = ReturnType<typeof createDavAuthenticator>;
 
@@ -34,19 +35,26 @@ function basicCredentials(header: string | string[] | undefined): { username: st
  * is never kept), as the token that login issued: every request still checks that token, so
  * revoking the user's tokens (password change, deletion) ends the remembered login at once.
  */
-export function createDavAuthenticator(deps: { auth: AuthService; settings: SettingsService }) {
+export function createDavAuthenticator(deps: { auth: AuthService; settings: SettingsService; users?: Pick<UsersService, 'onUserChanged'> }) {
   const { auth, settings } = deps;
   const cacheKey = crypto.randomBytes(32);
   const cache = new Map<string, Cached>();
 
+  // A user changed (password, rights, deletion) here or on another instance: their remembered
+  // logins are checked again from scratch, whatever their tokens would still say.
+  deps.users?.onUserChanged((userId) => {
+    if (userId === undefined) cache.clear();
+    else for (const [key, entry] of cache) if (entry.userId === userId) cache.delete(key);
+  });
+
   const digest = (username: string, password: string) => crypto.createHmac('sha256', cacheKey).update(username).update('\0').update(password).digest('base64');
 
-  function remember(key: string, token: string): void {
+  function remember(key: string, token: string, userId: number): void {
     if (cache.size >= CACHE_ENTRIES) {
       const oldest = cache.keys().next().value;
       if (oldest !== undefined) cache.delete(oldest);
     }
-    cache.set(key, { token, expiresAt: Date.now() + CACHE_MS });
+    cache.set(key, { token, userId, expiresAt: Date.now() + CACHE_MS });
   }
 
   async function viaBasic(request: FastifyRequest, username: string, password: string): Promise<UserRecord> {
@@ -80,7 +88,7 @@ export function createDavAuthenticator(deps: { auth: AuthService; settings: Sett
       throw error;
     }
     const user = (await auth.authenticate(token, info)).user;
-    if (cacheable) remember(key, token);
+    if (cacheable) remember(key, token, user.id);
     return user;
   }
 

@@ -90,6 +90,8 @@ export const webdavModule: FastifyPluginAsync<WebdavDeps> = async (app, { config
     const handler = HANDLERS[request.method];
     if (!handler) return sendPlain(reply.header('allow', DAV_METHODS.join(', ')), 405);
     const user = await authenticator.authenticate(request);
+    // Locks taken through other instances count here too.
+    await locks.sync();
     const ctx: DavContext = {
       request,
       reply,
