@@ -105,6 +105,40 @@ describe('tus uploads across instances', () => {
     expect((await onA.head('/resumed.bin')).headers['upload-offset']).toBe(String(data.length));
   });
 
+  it('stops a writer whose lease was taken over: it records nothing and answers 423', async () => {
+    instances = await startInstances();
+    const { a, b, root } = instances;
+    const token = await a.login();
+    await a.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (a.app.server.address() as AddressInfo).port;
+    const data = randomBytes(200_000, 24);
+    expect((await tusClient(a, token).create('/taken.bin', data.length)).statusCode).toBe(201);
+    const [row] = await uploadRows(a);
+    let finish: () => void = () => undefined;
+    const writing = rawRequest(port, {
+      method: 'PATCH',
+      path: tusUrl('/taken.bin'),
+      headers: { 'x-auth': token, 'tus-resumable': '1.0.0', 'content-type': 'application/offset+octet-stream', 'upload-offset': 0, 'content-length': data.length },
+      body: (request) => {
+        request.on('error', () => undefined);
+        request.write(data.subarray(0, 50_000));
+        finish = () => request.end(data.subarray(50_000));
+      },
+    });
+    writing.catch(() => undefined);
+    const leases = a.app.services.db.selectFrom('cluster_leases').selectAll().where('name', '=', uploadLockKey(row!));
+    await waitFor(async () => (await leases.execute()).length === 1, 10_000, 'the writer on A to hold the upload');
+    // Another instance owns the upload now (as after A stalled past its lease).
+    await a.app.services.db.updateTable('cluster_leases').set({ holder: 'elsewhere', expires_at: Date.now() + 60_000 }).where('name', '=', uploadLockKey(row!)).execute();
+    // A notices at its next renewal and stops writing; the rest of the body is then only drained.
+    await sleep(3000);
+    finish();
+    expect((await writing).status).toBe(423);
+    expect((await uploadRows(b))[0]!.offset).toBe(0);
+    expect((await leases.execute())[0]!.holder).toBe('elsewhere');
+    expect(fs.existsSync(path.join(root, 'taken.bin'))).toBe(false);
+  });
+
   it('runs the sweep once per period and does not take staging files another instance may be writing', async () => {
     instances = await startInstances({ uploadExpiry: 3600 });
     const { a, b } = instances;

@@ -64,19 +64,32 @@ export function createUploadLocks(options: UploadLocksOptions = {}) {
     // The start of the last renewal that succeeded: the lease runs at least leaseMs from there.
     let confirmedAt = claimedAt;
     let released = false;
+    let timer: NodeJS.Timeout | undefined;
     // Stop a little before the lease can lapse: the last writes in progress still finish in time.
     const deadline = () => confirmedAt + leaseMs - Math.min(1000, leaseMs / 5);
     const lose = (reason: string) => {
-      if (controller.signal.aborted) return;
+      if (controller.signal.aborted || released) return;
+      clearInterval(timer);
       options.log?.warn({ key, reason }, 'an upload lock was lost; its writer stops');
       controller.abort(new Error(reason));
     };
+    // Fires at the deadline unless a renewal moves it on first.
+    let deadlineTimer: NodeJS.Timeout | undefined;
+    const armDeadline = () => {
+      clearTimeout(deadlineTimer);
+      deadlineTimer = setTimeout(() => lose('the lease could not be renewed in time'), Math.max(0, deadline() - Date.now()));
+      deadlineTimer.unref();
+    };
+    armDeadline();
     const renew = async (): Promise<boolean> => {
       if (controller.signal.aborted) return false;
       const started = Date.now();
       try {
         if (await lease.renew()) {
-          confirmedAt = Math.max(confirmedAt, started);
+          if (started > confirmedAt && !controller.signal.aborted) {
+            confirmedAt = started;
+            armDeadline();
+          }
           return true;
         }
         lose('the lease was taken over');
@@ -86,10 +99,7 @@ export function createUploadLocks(options: UploadLocksOptions = {}) {
         return false;
       }
     };
-    const timer = setInterval(() => {
-      if (Date.now() >= deadline()) lose('the lease could not be renewed in time');
-      else void renew();
-    }, Math.max(50, Math.floor(leaseMs / 4)));
+    timer = setInterval(() => void renew(), Math.max(50, Math.floor(leaseMs / 4)));
     timer.unref();
     return {
       signal: controller.signal,
@@ -100,6 +110,7 @@ export function createUploadLocks(options: UploadLocksOptions = {}) {
         if (released) return;
         released = true;
         clearInterval(timer);
+        clearTimeout(deadlineTimer);
         try {
           if (!controller.signal.aborted) await lease.release();
         } catch (error) {
