@@ -64,7 +64,9 @@ export function createUploadLocks(options: UploadLocksOptions = {}) {
     // The start of the last renewal that succeeded: the lease runs at least leaseMs from there.
     let confirmedAt = claimedAt;
     let released = false;
-    let timer: NodeJS.Timeout | undefined;
+    // Renews four times per lifetime (the callback runs only after everything below is set up).
+    const timer = setInterval(() => void renew(), Math.max(50, Math.floor(leaseMs / 4)));
+    timer.unref();
     // Stop a little before the lease can lapse: the last writes in progress still finish in time.
     const deadline = () => confirmedAt + leaseMs - Math.min(1000, leaseMs / 5);
     const lose = (reason: string) => {
@@ -99,8 +101,6 @@ export function createUploadLocks(options: UploadLocksOptions = {}) {
         return false;
       }
     };
-    timer = setInterval(() => void renew(), Math.max(50, Math.floor(leaseMs / 4)));
-    timer.unref();
     return {
       signal: controller.signal,
       async confirm() {
