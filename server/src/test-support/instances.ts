@@ -13,7 +13,7 @@ export type Instances = { a: TestApp; b: TestApp; root: string; cacheDir: string
 let cluster: TestCluster | undefined;
 
 /** The PostgreSQL cluster the instances' databases live on (started once per test file). */
-export async function instancesCluster(): Promise<TestCluster> {
+async function instancesCluster(): Promise<TestCluster> {
   cluster ??= await acquireTestCluster();
   return cluster;
 }

@@ -14,7 +14,7 @@ export type HeldLock = {
 
 export type UploadLocks = ReturnType<typeof createUploadLocks>;
 
-export type UploadLocksOptions = {
+type UploadLocksOptions = {
   /**
    * Instances sharing the database take each lock in the cluster too (a lease renewed while it
    * is held); without it, or on SQLite, the in-memory lock table is the whole story.
@@ -26,7 +26,7 @@ export type UploadLocksOptions = {
 };
 
 /** A killed instance's uploads can be resumed elsewhere this long after its last renewal. */
-export const DEFAULT_LEASE_MS = 10_000;
+const DEFAULT_LEASE_MS = 10_000;
 /** Polling pause while waiting for a lock held on another instance. */
 const REMOTE_POLL_MS = 100;
 

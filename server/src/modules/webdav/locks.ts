@@ -41,7 +41,7 @@ export function parseTimeout(header: string | undefined): number {
 
 export type LockStore = ReturnType<typeof createLockStore>;
 
-export type LockStoreOptions = {
+type LockStoreOptions = {
   /**
    * The database shared by several instances (PostgreSQL): locks are kept there, so a lock
    * taken through one instance holds on every other. Without it they live in this process.
