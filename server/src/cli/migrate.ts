@@ -16,7 +16,8 @@ import { engineOf, syncGeneratedIds } from '../storage/engine.js';
  */
 
 /** Bookkeeping of the migrator and the derived search index: never copied. */
-const SKIPPED = new Set(['kysely_migration', 'kysely_migration_lock', 'search_entries', 'search_state']);
+// WebDAV locks live in memory with SQLite (their table stays empty) and end with the server anyway.
+const SKIPPED = new Set(['kysely_migration', 'kysely_migration_lock', 'search_entries', 'search_state', 'webdav_locks']);
 
 /** Rows per INSERT: well below PostgreSQL's 65,535 parameters for Burrow's widest table. */
 const BATCH = 500;
