@@ -71,7 +71,6 @@ export function normaliseUpdate(update: SettingsUpdate, current: Settings): Sett
  */
 export async function createSettingsService(db: Db, cluster?: Cluster) {
   let cached: Settings;
-  let signingKey: Uint8Array;
 
   const repository = createSettingsRepository(db);
   const byKey = await repository.all();
@@ -95,7 +94,7 @@ export async function createSettingsService(db: Db, cluster?: Cluster) {
   const isFirstRun = !byKey.has(SETTINGS_KEY);
   const fresh = freshSettings();
   cached = { ...fresh, ...JSON.parse(await storedOr(SETTINGS_KEY, JSON.stringify(fresh))) };
-  signingKey = Buffer.from(await storedOr(SIGNING_KEY, crypto.randomBytes(64).toString('base64')), 'base64');
+  const signingKey: Uint8Array = Buffer.from(await storedOr(SIGNING_KEY, crypto.randomBytes(64).toString('base64')), 'base64');
 
   const listeners = new Set<(settings: Settings, origin: ChangeOrigin) => void>();
   const notify = (settings: Settings, origin: ChangeOrigin) => {
