@@ -23,28 +23,6 @@ export function limitMallocArenas(arenas = 2): boolean {
   }
 }
 
-/** glibc's mallopt parameter for the size from which allocations are mapped on their own (M_MMAP_THRESHOLD). */
-const M_MMAP_THRESHOLD = -3;
-
-/**
- * glibc serves an allocation of at least the mmap threshold with a mapping of its own, returned
- * to the system when freed; but each such free raises the threshold to the freed size (up to
- * 32 MiB), after which blocks of that size come from the heap and their memory stays resident.
- * Archive compressors allocate blocks of megabytes, one after the other: with the moving
- * threshold a single download left hundreds of megabytes behind. Setting the threshold fixes it.
- * Returns whether it was set (`MALLOC_MMAP_THRESHOLD_` in the environment takes precedence).
- */
-export function fixMmapThreshold(bytes = 1024 * 1024): boolean {
-  if (process.env.MALLOC_MMAP_THRESHOLD_ !== undefined) return false;
-  const mallopt = libcFunction('int mallopt(int param, int value)');
-  if (!mallopt) return false;
-  try {
-    return (mallopt(M_MMAP_THRESHOLD, bytes) as number) === 1;
-  } catch {
-    return false;
-  }
-}
-
 let collector: (() => void) | null | undefined;
 
 /**
