@@ -168,3 +168,76 @@ export function createAttemptLimiter(options: AttemptLimiterOptions) {
     },
   };
 }
+
+/** An attempt counted as in flight, settled once, wherever the counts are kept. */
+export type HeldAttempt = {
+  fail(): Promise<void>;
+  release(): Promise<void>;
+};
+
+/** A verification turn taken: how long to wait for it, and `done` once waited. */
+export type Turn = { waitMs: number; done(): void };
+
+/**
+ * Attempt counts as the guards use them, kept in this process (one instance) or in the database
+ * (several instances sharing it): the same operations, each atomic for its key.
+ */
+export type Limiter = {
+  /** Reserves an attempt, or throws 429 with Retry-After when the budget is full. */
+  reserve(key: string): Promise<HeldAttempt>;
+  /** Reserves an attempt without any budget (counted, never refused). */
+  track(key: string): Promise<HeldAttempt>;
+  /** Recent failures of a key (attempts in flight excluded). */
+  failures(key: string): Promise<number>;
+  /** Recent failures plus attempts in flight. */
+  load(key: string): Promise<number>;
+  /**
+   * Takes the key's next verification turn, `spacingMs` after the one before. A turn that must
+   * wait is taken only when `admit(waitMs, waiting)` says so; otherwise this throws 429.
+   */
+  takeTurn(key: string, spacingMs: number, admit: (waitMs: number, waiting: number) => boolean): Promise<Turn>;
+  /** Forgets a key's failures (a proven secret). */
+  clear(key: string): Promise<void>;
+};
+
+/**
+ * Where the guards keep their counts: `name` sets the limiter apart from the others sharing the
+ * store (the same client address is a different key for logins and for share links).
+ */
+export type LimitStore = (name: string, options: AttemptLimiterOptions) => Limiter;
+
+/** Counts kept in this process, as `createAttemptLimiter` keeps them: the single-instance store. */
+export const memoryLimits: LimitStore = (_name, options) => {
+  const limiter = createAttemptLimiter(options);
+  const held = (reservation: Reservation): HeldAttempt => ({
+    async fail() {
+      reservation.fail();
+    },
+    async release() {
+      reservation.release();
+    },
+  });
+  return {
+    async reserve(key) {
+      return held(limiter.reserve(key));
+    },
+    async track(key) {
+      return held(limiter.track(key));
+    },
+    async failures(key) {
+      return limiter.failures(key);
+    },
+    async load(key) {
+      return limiter.load(key);
+    },
+    async takeTurn(key, spacingMs, admit) {
+      const turn = limiter.turn(key, spacingMs);
+      if (turn.waitMs > 0 && !admit(turn.waitMs, turn.waiting)) throw tooManyRequests(turn.waitMs / 1000);
+      turn.take();
+      return { waitMs: turn.waitMs, done: turn.done };
+    },
+    async clear(key) {
+      limiter.clear(key);
+    },
+  };
+};
