@@ -171,6 +171,10 @@ export function createAttemptLimiter(options: AttemptLimiterOptions) {
 
 /** An attempt counted as in flight, settled once, wherever the counts are kept. */
 export type HeldAttempt = {
+  /** The key's recent failures when the attempt was reserved. */
+  failures: number;
+  /** Its recent failures plus the attempts in flight, this one included, at that moment. */
+  load: number;
   fail(): Promise<void>;
   release(): Promise<void>;
 };
@@ -187,10 +191,6 @@ export type Limiter = {
   reserve(key: string): Promise<HeldAttempt>;
   /** Reserves an attempt without any budget (counted, never refused). */
   track(key: string): Promise<HeldAttempt>;
-  /** Recent failures of a key (attempts in flight excluded). */
-  failures(key: string): Promise<number>;
-  /** Recent failures plus attempts in flight. */
-  load(key: string): Promise<number>;
   /**
    * Takes the key's next verification turn, `spacingMs` after the one before. A turn that must
    * wait is taken only when `admit(waitMs, waiting)` says so; otherwise this throws 429.
@@ -209,7 +209,9 @@ export type LimitStore = (name: string, options: AttemptLimiterOptions) => Limit
 /** Counts kept in this process, as `createAttemptLimiter` keeps them: the single-instance store. */
 export const memoryLimits: LimitStore = (_name, options) => {
   const limiter = createAttemptLimiter(options);
-  const held = (reservation: Reservation): HeldAttempt => ({
+  const held = (key: string, reservation: Reservation): HeldAttempt => ({
+    failures: limiter.failures(key),
+    load: limiter.load(key),
     async fail() {
       reservation.fail();
     },
@@ -219,16 +221,10 @@ export const memoryLimits: LimitStore = (_name, options) => {
   });
   return {
     async reserve(key) {
-      return held(limiter.reserve(key));
+      return held(key, limiter.reserve(key));
     },
     async track(key) {
-      return held(limiter.track(key));
-    },
-    async failures(key) {
-      return limiter.failures(key);
-    },
-    async load(key) {
-      return limiter.load(key);
+      return held(key, limiter.track(key));
     },
     async takeTurn(key, spacingMs, admit) {
       const turn = limiter.turn(key, spacingMs);

@@ -92,8 +92,8 @@ export function createPasswordGuard(
   }
 
   /** Waits for the account's next verification turn, or throws 429. */
-  async function awaitTurn(account: string, hasFailedHere: boolean): Promise<void> {
-    const spacing = spacingFor(await accounts.load(account));
+  async function awaitTurn(account: string, load: number, hasFailedHere: boolean): Promise<void> {
+    const spacing = spacingFor(load);
     if (spacing === 0) return;
     const turn = await accounts.takeTurn(account, spacing, (waitMs, waiting) => !hasFailedHere && waitMs <= policy.maxWaitMs && waiting < policy.maxWaiting);
     try {
@@ -112,16 +112,20 @@ export function createPasswordGuard(
       const pairKey = `${source.account}\u0000${source.client}`;
       const pair = await pairs.reserve(pairKey);
       const held = [pair];
+      let account;
       try {
         held.push(await clients.reserve(source.client));
-        held.push(await accounts.track(source.account));
+        account = await accounts.track(source.account);
+        held.push(account);
       } catch (error) {
         for (const reservation of held) await reservation.release();
         throw error;
       }
       let valid: boolean;
       try {
-        await awaitTurn(source.account, (await pairs.failures(pairKey)) > 0);
+        // The counts as they were when this attempt was reserved: parallel attempts each see the
+        // ones reserved before them, wherever they run.
+        await awaitTurn(source.account, account.load, pair.failures > 0);
         valid = await check();
       } catch (error) {
         for (const reservation of held) await reservation.release();

@@ -57,12 +57,6 @@ export function createSharedLimits(db: Db): LimitStore {
     const keep = Math.max(1, Math.min(options.keep ?? options.max, 10_000));
     const rowKey = (key: string) => crypto.createHash('sha256').update(name).update('\u0000').update(key).digest('hex');
 
-    /** The current counts of a key, without changing anything. */
-    async function read(key: string): Promise<State> {
-      const row = await db.selectFrom('sign_in_limits').select(['failures', 'pending', 'next_slot', 'waiting']).where('key', '=', rowKey(key)).executeTakeFirst();
-      return prune(parse(row), now(), options.windowMs);
-    }
-
     /**
      * Runs `change` on a key's counts with its row locked, then stores them (or deletes the row
      * when nothing is left to count). A throwing `change` leaves the row as it was.
@@ -116,13 +110,14 @@ export function createSharedLimits(db: Db): LimitStore {
 
     async function hold(key: string, budget: boolean): Promise<HeldAttempt> {
       const attempt = crypto.randomBytes(8).toString('hex');
-      await update(key, (state, at) => {
+      const counts = await update(key, (state, at) => {
         if (budget && state.failures.length + state.pending.length >= options.max) {
           // Only recorded failures have a known expiry; attempts in flight settle within moments.
           const oldestCounted = state.failures.length >= options.max ? state.failures[state.failures.length - options.max]! : undefined;
           throw tooManyRequests(oldestCounted === undefined ? 1 : (oldestCounted + options.windowMs - at) / 1000);
         }
         state.pending.push([attempt, at]);
+        return { failures: state.failures.length, load: state.failures.length + state.pending.length };
       });
       let settled = false;
       const once = (failed: boolean) => async () => {
@@ -130,19 +125,12 @@ export function createSharedLimits(db: Db): LimitStore {
         settled = true;
         await settle(key, attempt, failed);
       };
-      return { fail: once(true), release: once(false) };
+      return { ...counts, fail: once(true), release: once(false) };
     }
 
     return {
       reserve: (key) => hold(key, true),
       track: (key) => hold(key, false),
-      async failures(key) {
-        return (await read(key)).failures.length;
-      },
-      async load(key) {
-        const state = await read(key);
-        return state.failures.length + state.pending.length;
-      },
       takeTurn(key, spacingMs, admit) {
         return update(key, (state, at) => {
           const slot = Math.max(at, state.nextSlot);
