@@ -4,6 +4,8 @@ import { generate } from 'otplib';
 import { OidcPaths, TwoFactorHeaders, TwoFactorPaths } from '@burrow/protocol';
 import { ADMIN_PASSWORD, createTestApp, loginAs, makeUser, type TestApp } from '../../test-support/app.js';
 import { acquireTestCluster, type TestCluster } from '../../test-support/postgres.js';
+import { createSharedChallenges, sweepSharedChallenges } from '../two-factor/challenges.js';
+import { createSharedFlows, sweepSharedFlows } from '../oidc/oidc.flows.js';
 import { signInAtProvider, startTestProvider, TestBrowser, TestClient, type TestProvider } from '../oidc/oidc.test-support.js';
 
 /**
@@ -190,5 +192,27 @@ describe('sign-in across two instances on one database', () => {
     expect((await a.request(admin, { method: 'DELETE', url: `/api/users/${lena.id}`, payload: { current_password: ADMIN_PASSWORD } })).statusCode).toBe(200);
     expect(await renewOn(b, fresh)).toBe(401);
     expect(await renewOn(b, changer)).toBe(401);
+  });
+
+  it('keeps challenges and flows until they expire, then sweeps them', async () => {
+    const { db } = a.app.services;
+    let now = Date.now();
+    const challenges = createSharedChallenges(db, 60_000, () => now);
+    const challenge = await challenges.create(1, 'code');
+    const flows = createSharedFlows(db)<{ n: number }>('test-flow', { ttlMs: 60_000, max: 10 });
+    const kept = await flows.put({ n: 1 });
+    const expired = await flows.put({ n: 2 });
+    expect(await challenges.find(challenge, 'enrol')).toBeUndefined();
+    expect(await challenges.find(challenge, 'code')).toEqual({ userId: 1 });
+    expect(await flows.take(kept)).toEqual({ n: 1 });
+    expect(await flows.take(kept)).toBeUndefined();
+    now += 60_000;
+    expect(await challenges.find(challenge, 'code')).toBeUndefined();
+    expect(await challenges.consume(challenge, 'code')).toBe(false);
+    await sweepSharedChallenges(db, now);
+    await sweepSharedFlows(db, Date.now() + 60_000);
+    expect(await db.selectFrom('two_factor_challenges').select('hash').execute()).toEqual([]);
+    expect(await db.selectFrom('sign_in_flows').select('id_hash').where('kind', '=', 'test-flow').execute()).toEqual([]);
+    expect(await flows.take(expired)).toBeUndefined();
   });
 });
