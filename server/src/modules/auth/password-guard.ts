@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tooManyRequests } from '../../errors.js';
-import { memoryLimits, type LimitStore } from './attempt-limiter.js';
+import { memoryLimits, type LimitStore, type Turn } from './attempt-limiter.js';
 
 /**
  * How many wrong secrets are tolerated, and from whom. An "account" is what the secret guards
@@ -91,11 +91,9 @@ export function createPasswordGuard(
     return Math.min(policy.maxDelayMs, policy.delayMs + policy.delayStepMs * (load - policy.slowAfter - 1));
   }
 
-  /** Waits for the account's next verification turn, or throws 429. */
-  async function awaitTurn(account: string, load: number, hasFailedHere: boolean): Promise<void> {
-    const spacing = spacingFor(load);
-    if (spacing === 0) return;
-    const turn = await accounts.takeTurn(account, spacing, (waitMs, waiting) => !hasFailedHere && waitMs <= policy.maxWaitMs && waiting < policy.maxWaiting);
+  /** Waits for a verification turn taken with the attempt, if it was paced. */
+  async function awaitTurn(turn: Turn | undefined): Promise<void> {
+    if (!turn) return;
     try {
       if (turn.waitMs > 0) await wait(turn.waitMs);
     } finally {
@@ -115,7 +113,13 @@ export function createPasswordGuard(
       let account;
       try {
         held.push(await clients.reserve(source.client));
-        account = await accounts.track(source.account);
+        // The account's load, this attempt included, sets the pace; a client that has failed on
+        // it is told when to come back rather than kept waiting, and only a few wait at once.
+        const hasFailedHere = pair.failures > 0;
+        account = await accounts.track(source.account, {
+          spacingFor,
+          admit: (waitMs, waiting) => !hasFailedHere && waitMs <= policy.maxWaitMs && waiting < policy.maxWaiting,
+        });
         held.push(account);
       } catch (error) {
         for (const reservation of held) await reservation.release();
@@ -123,9 +127,7 @@ export function createPasswordGuard(
       }
       let valid: boolean;
       try {
-        // The counts as they were when this attempt was reserved: parallel attempts each see the
-        // ones reserved before them, wherever they run.
-        await awaitTurn(source.account, account.load, pair.failures > 0);
+        await awaitTurn(account.turn);
         valid = await check();
       } catch (error) {
         for (const reservation of held) await reservation.release();

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../../storage/db.js';
 import { tooManyRequests } from '../../errors.js';
-import type { AttemptLimiterOptions, HeldAttempt, LimitStore, Limiter } from './attempt-limiter.js';
+import type { AttemptLimiterOptions, HeldAttempt, LimitStore, Limiter, Pace, Turn } from './attempt-limiter.js';
 
 /**
  * An attempt reserved and never settled (its instance stopped while verifying) stops counting
@@ -108,7 +108,7 @@ export function createSharedLimits(db: Db): LimitStore {
       });
     }
 
-    async function hold(key: string, budget: boolean): Promise<HeldAttempt> {
+    async function hold(key: string, budget: boolean, pace?: Pace): Promise<HeldAttempt> {
       const attempt = crypto.randomBytes(8).toString('hex');
       const counts = await update(key, (state, at) => {
         if (budget && state.failures.length + state.pending.length >= options.max) {
@@ -117,7 +117,20 @@ export function createSharedLimits(db: Db): LimitStore {
           throw tooManyRequests(oldestCounted === undefined ? 1 : (oldestCounted + options.windowMs - at) / 1000);
         }
         state.pending.push([attempt, at]);
-        return { failures: state.failures.length, load: state.failures.length + state.pending.length };
+        const load = state.failures.length + state.pending.length;
+        const spacing = pace ? pace.spacingFor(load) : 0;
+        let turn: Turn | undefined;
+        if (pace && spacing > 0) {
+          const slot = Math.max(at, state.nextSlot);
+          const waitMs = slot - at;
+          // Refused: the whole change is rolled back, the attempt included.
+          if (waitMs > 0 && !pace.admit(waitMs, state.waiting.length)) throw tooManyRequests(waitMs / 1000);
+          state.nextSlot = slot + spacing;
+          // A waiting request counts as waiting until its slot comes: nothing to undo after it.
+          if (waitMs > 0) state.waiting.push(slot);
+          turn = { waitMs, done() {} };
+        }
+        return { failures: state.failures.length, load, turn };
       });
       let settled = false;
       const once = (failed: boolean) => async () => {
@@ -130,18 +143,7 @@ export function createSharedLimits(db: Db): LimitStore {
 
     return {
       reserve: (key) => hold(key, true),
-      track: (key) => hold(key, false),
-      takeTurn(key, spacingMs, admit) {
-        return update(key, (state, at) => {
-          const slot = Math.max(at, state.nextSlot);
-          const waitMs = slot - at;
-          if (waitMs > 0 && !admit(waitMs, state.waiting.length)) throw tooManyRequests(waitMs / 1000);
-          state.nextSlot = slot + spacingMs;
-          // A waiting request counts as waiting until its slot comes: nothing to undo after it.
-          if (waitMs > 0) state.waiting.push(slot);
-          return { waitMs, done() {} };
-        });
-      },
+      track: (key, pace) => hold(key, false, pace),
       async clear(key) {
         await update(key, (state) => {
           state.failures = [];
