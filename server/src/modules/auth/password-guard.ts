@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { tooManyRequests } from '../../errors.js';
 import { memoryLimits, type LimitStore, type Turn } from './attempt-limiter.js';
 
 /**

@@ -6,7 +6,7 @@ import type { Db } from '../../storage/db.js';
  * on their way through the provider, and the sessions waiting for the app to collect them. Each
  * is taken at most once.
  */
-export type FlowStore<T> = {
+type FlowStore<T> = {
   /** Stores a value and answers its id. */
   put(value: T): Promise<string>;
   /** Removes and answers the value of an id, when it is there and has not expired. */
@@ -17,7 +17,7 @@ export type FlowStore<T> = {
 export type FlowStores = <T>(kind: string, options: { ttlMs: number; max: number }) => FlowStore<T>;
 
 /** Records kept in memory, for a single instance: a restart forgets them (a sign-in then starts again). */
-export function createFlowStore<T>(options: { ttlMs: number; max: number }): FlowStore<T> & { readonly size: number } {
+function createFlowStore<T>(options: { ttlMs: number; max: number }): FlowStore<T> {
   const entries = new Map<string, { value: T; expires: number }>();
 
   function sweep(now: number) {
@@ -42,9 +42,6 @@ export function createFlowStore<T>(options: { ttlMs: number; max: number }): Flo
       if (!entry) return undefined;
       entries.delete(id);
       return entry.expires > Date.now() ? entry.value : undefined;
-    },
-    get size() {
-      return entries.size;
     },
   };
 }

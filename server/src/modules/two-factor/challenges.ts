@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../../storage/db.js';
 
-export type ChallengeKind = 'code' | 'enrol';
+type ChallengeKind = 'code' | 'enrol';
 
 type Challenge = { userId: number; kind: ChallengeKind; expiresAt: number; wrongCodes: number };
 
