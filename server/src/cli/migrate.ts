@@ -16,10 +16,21 @@ import { engineOf, syncGeneratedIds } from '../storage/engine.js';
  */
 
 /**
- * Never copied: the migrator's bookkeeping, the derived search index, and the running instances'
- * own coordination (when periodic jobs last ran, claims on work in progress).
+ * Never copied: the migrator's bookkeeping, the derived search index, the running instances'
+ * own coordination (when periodic jobs last ran, claims on work in progress), and sign-in state
+ * that lasts minutes (guess counts, two-factor challenges, single sign-on flows).
  */
-const SKIPPED = new Set(['kysely_migration', 'kysely_migration_lock', 'search_entries', 'search_state', 'cluster_jobs', 'cluster_leases']);
+const SKIPPED = new Set([
+  'kysely_migration',
+  'kysely_migration_lock',
+  'search_entries',
+  'search_state',
+  'cluster_jobs',
+  'cluster_leases',
+  'sign_in_limits',
+  'two_factor_challenges',
+  'sign_in_flows',
+]);
 
 /** Rows per INSERT: well below PostgreSQL's 65,535 parameters for Burrow's widest table. */
 const BATCH = 500;
