@@ -51,7 +51,7 @@ export type IndexStore = {
 };
 
 /** `place` over the synchronous repository, in one transaction. */
-export function placeSync(
+function placeSync(
   repository: SearchRepository,
   relative: string,
   kind: EntryKind,

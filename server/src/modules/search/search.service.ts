@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { SearchResult } from '@burrow/protocol';
 import { isPostgresUrl, type Config } from '../../config.js';
 import type { Cluster, Lease } from '../../storage/cluster.js';
-import { openDatabase, type Db } from '../../storage/db.js';
+import type { Db } from '../../storage/db.js';
 import { notFound } from '../../errors.js';
 import type { FileEvent } from '../../storage/file-events.js';
 import type { Scope } from '../../storage/scoped-fs.js';
