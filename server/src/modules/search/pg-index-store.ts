@@ -3,7 +3,7 @@ import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import type { MergeChecks, MergeCounts } from './index-merge.js';
-import { trigramTerms } from './index-search.js';
+import { trigramTerms, type IndexSearchOptions } from './index-search.js';
 import type { IndexStore } from './index-store.js';
 import { candidateExtensions, effectiveTerms, type SearchQuery } from './search-query.js';
 import type { IndexRow } from './search.repository.js';
@@ -172,12 +172,34 @@ export function pgIndexStore(db: Db): IndexStore {
     });
   }
 
-  async function* search(prefix: string, query: SearchQuery, signal: AbortSignal): AsyncGenerator<IndexRow[]> {
+  /**
+   * Two plans, as on SQLite: terms the trigram index can narrow fetch their candidates at once,
+   * unordered (the planner then reads them through the GIN index) and sorted here, up to
+   * `candidateLimit`; beyond that, and for queries without such terms, the folder's range is read
+   * in walk order a page at a time, filtered by the database.
+   */
+  async function* search(prefix: string, query: SearchQuery, signal: AbortSignal, options: IndexSearchOptions): AsyncGenerator<IndexRow[]> {
     const high = subtreeHigh(prefix);
     const conditions = filterConditions(query);
     const extra = conditions.length === 0 ? sql`` : sql` AND ${sql.join(conditions, sql` AND `)}`;
     const upper = high === undefined ? sql`` : sql` AND ${KEY} < ${high}`;
     let after = subtreeLow(prefix);
+    if (trigramTerms(query)) {
+      const result = await sql<IndexRow>`
+        SELECT id, path, name, kind FROM search_entries
+        WHERE ${KEY} > ${after}${upper}${extra}
+        LIMIT ${options.candidateLimit + 1}`.execute(db);
+      if (signal.aborted) return;
+      if (result.rows.length <= options.candidateLimit) {
+        const keyed = result.rows.map((row) => ({ row, key: walkKey(row.path) }));
+        keyed.sort((a, b) => compareKeys(a.key, b.key));
+        for (let start = 0; start < keyed.length; start += PAGE) {
+          if (signal.aborted) return;
+          yield keyed.slice(start, start + PAGE).map((entry) => entry.row);
+        }
+        return;
+      }
+    }
     while (!signal.aborted) {
       const result = await sql<IndexRow>`
         SELECT id, path, name, kind FROM search_entries
@@ -256,8 +278,8 @@ export function pgIndexStore(db: Db): IndexStore {
         return outcome;
       });
     },
-    search(prefix, query, signal) {
-      return search(prefix, query, signal);
+    search(prefix, query, signal, options) {
+      return search(prefix, query, signal, options);
     },
     async allRows() {
       return rowsAfter(db, '', undefined, 2 ** 31 - 1);

@@ -22,6 +22,8 @@ let db: Db;
 let admin: UserRecord;
 let sqliteIndex: SearchService;
 let pgIndex: SearchService;
+/** The PostgreSQL index with a candidate limit so small that every name query pages instead. */
+let pgPaged: SearchService;
 let live: SearchService;
 const folders: string[] = [];
 
@@ -47,18 +49,20 @@ beforeAll(async () => {
   db = await openDatabase(url);
   const sqliteFile = path.join(path.dirname(t.root), 'parity.db');
   await (await openDatabase(sqliteFile)).destroy();
-  const make = (database: string, withDb?: Db) => createSearchService({ config: { ...t.config, database }, scopes: t.app.services.scopes, log: quiet, db: withDb }, { rescanIntervalMs: 0, watch: false });
+  const make = (database: string, withDb?: Db, candidateLimit?: number) =>
+    createSearchService({ config: { ...t.config, database }, scopes: t.app.services.scopes, log: quiet, db: withDb }, { rescanIntervalMs: 0, watch: false, candidateLimit });
   sqliteIndex = make(sqliteFile);
   pgIndex = make(url, db);
+  pgPaged = make(url, db, 3);
   live = make(path.join(path.dirname(t.root), 'never-started.db'));
-  for (const service of [sqliteIndex, pgIndex]) {
+  for (const service of [sqliteIndex, pgIndex, pgPaged]) {
     await service.start();
     await service.ready();
   }
 }, 180_000);
 
 afterAll(async () => {
-  for (const service of [sqliteIndex, pgIndex, live]) await service?.stop();
+  for (const service of [sqliteIndex, pgIndex, pgPaged, live]) await service?.stop();
   await db?.destroy();
   await cluster?.release();
   await t?.close();
@@ -93,12 +97,13 @@ describe('search on SQLite and PostgreSQL', () => {
         const expected = await collect(live, folder, query);
         expect(await collect(sqliteIndex, folder, query), `SQLite: ${query} in ${folder}`).toEqual(expected);
         expect(await collect(pgIndex, folder, query), `PostgreSQL: ${query} in ${folder}`).toEqual(expected);
+        expect(await collect(pgPaged, folder, query), `PostgreSQL, paged: ${query} in ${folder}`).toEqual(expected);
         found += expected.length;
       }
     }
     expect(found).toBeGreaterThan(10_000);
     expect(live.stats.indexedSearches).toBe(0);
-    expect(pgIndex.stats.liveSearches).toBe(0);
+    expect(pgIndex.stats.liveSearches + pgPaged.stats.liveSearches).toBe(0);
     expect(sqliteIndex.stats.liveSearches).toBe(0);
   }, 120_000);
 });
