@@ -15,8 +15,11 @@ import { engineOf, syncGeneratedIds } from '../storage/engine.js';
  * on its first start.
  */
 
-/** Bookkeeping of the migrator and the derived search index: never copied. */
-const SKIPPED = new Set(['kysely_migration', 'kysely_migration_lock', 'search_entries', 'search_state']);
+/**
+ * Never copied: the migrator's bookkeeping, the derived search index, and the running instances'
+ * own coordination (when periodic jobs last ran, claims on work in progress).
+ */
+const SKIPPED = new Set(['kysely_migration', 'kysely_migration_lock', 'search_entries', 'search_state', 'cluster_jobs', 'cluster_leases']);
 
 /** Rows per INSERT: well below PostgreSQL's 65,535 parameters for Burrow's widest table. */
 const BATCH = 500;
