@@ -2,7 +2,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { SearchResult } from '@burrow/protocol';
 import { isPostgresUrl, type Config } from '../../config.js';
-import type { Cluster, Lease } from '../../storage/cluster.js';
+import type { Cluster } from '../../storage/cluster.js';
 import type { Db } from '../../storage/db.js';
 import { notFound } from '../../errors.js';
 import type { FileEvent } from '../../storage/file-events.js';
@@ -134,7 +134,7 @@ export function createSearchService(
   async function fullScan(first: boolean): Promise<void> {
     if (!indexer || !store || indexer.rescanning) return;
     // On a shared index one walk at a time, cluster-wide: whoever holds the claim walks.
-    let lease: Lease | undefined;
+    let lease: Awaited<ReturnType<Cluster['lease']>>;
     if (shared()) {
       lease = await deps.cluster!.lease(WALK_LEASE, WALK_LEASE_MS);
       if (!lease) return;
