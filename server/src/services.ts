@@ -107,7 +107,7 @@ export async function createServices(config: Config, options: ServicesOptions): 
   users.onUserDeleted((user) => lifecycle.onUserDeleted(user));
 
   // Search: the index follows Burrow's own changes at once.
-  const search = createSearchService({ config, scopes, log }, { rescanIntervalMs: config.searchRescanInterval * 1000 });
+  const search = createSearchService({ config, scopes, log, db, cluster: core.cluster }, { rescanIntervalMs: config.searchRescanInterval * 1000 });
   detachers.push(fileEvents.on((event) => search.onFileEvent(event)));
 
   // The command runner (and hooks) need the sandbox; the log says once why they are off.

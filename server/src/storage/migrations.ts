@@ -382,4 +382,29 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable('sign_in_limits').execute();
     },
   },
+  '0014_search_index_postgres': {
+    // One path, one row: instances sharing the index may notice the same change and insert the
+    // same path at once, and a unique walk-order index (the key maps paths one to one) lets the
+    // second insert do nothing. Duplicates left by earlier versions go first.
+    async up(db: Kysely<unknown>) {
+      if (engineOf(db) === 'postgres') {
+        await sql`DELETE FROM search_entries a USING search_entries b WHERE a.path = b.path AND a.id > b.id`.execute(db);
+        await sql`DROP INDEX search_entries_walk`.execute(db);
+        await sql`CREATE UNIQUE INDEX search_entries_walk ON search_entries ((replace(replace(replace(path, chr(2), chr(2) || chr(2)), chr(1), chr(2) || chr(1)), '/', chr(1)) COLLATE "C"))`.execute(db);
+      } else {
+        await sql`DELETE FROM search_names WHERE rowid IN (SELECT id FROM search_entries WHERE id NOT IN (SELECT min(id) FROM search_entries GROUP BY path))`.execute(db);
+        await sql`DELETE FROM search_entries WHERE id NOT IN (SELECT min(id) FROM search_entries GROUP BY path)`.execute(db);
+        await sql`DROP INDEX search_entries_walk`.execute(db);
+        await sql`CREATE UNIQUE INDEX search_entries_walk ON search_entries (replace(replace(replace(path, char(2), char(2, 2)), char(1), char(2, 1)), '/', char(1)))`.execute(db);
+      }
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`DROP INDEX search_entries_walk`.execute(db);
+      if (engineOf(db) === 'postgres') {
+        await sql`CREATE INDEX search_entries_walk ON search_entries ((replace(replace(replace(path, chr(2), chr(2) || chr(2)), chr(1), chr(2) || chr(1)), '/', chr(1)) COLLATE "C"))`.execute(db);
+      } else {
+        await sql`CREATE INDEX search_entries_walk ON search_entries (replace(replace(replace(path, char(2), char(2, 2)), char(1), char(2, 1)), '/', char(1)))`.execute(db);
+      }
+    },
+  },
 };
