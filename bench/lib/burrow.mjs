@@ -208,7 +208,7 @@ export async function login(port, username, password) {
 
 // --- Burrow ---------------------------------------------------------------------------------
 
-export const ADMIN_PASSWORD = 'bench-admin-password-' + crypto.randomBytes(4).toString('hex');
+const ADMIN_PASSWORD = 'bench-admin-password-' + crypto.randomBytes(4).toString('hex');
 
 /** `npm run build -w server`; true when it succeeded. */
 export function buildServer({ timeoutMs = 30 * 60_000 } = {}) {
@@ -217,7 +217,7 @@ export function buildServer({ timeoutMs = 30 * 60_000 } = {}) {
   return result.status === 0;
 }
 
-export const distEntry = path.join(repo, 'server', 'dist', 'main.js');
+const distEntry = path.join(repo, 'server', 'dist', 'main.js');
 
 /**
  * Starts `burrow serve` on a free port of 127.0.0.1 over `root`, with its database and cache in
@@ -385,4 +385,3 @@ export const quantile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 };
-export const median = (values) => quantile(values, 0.5);
