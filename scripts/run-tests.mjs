@@ -118,7 +118,7 @@ const PostgresFilters = [
   'src/cli/cli.test.ts',
   'src/cli/migrate.test.ts',
   'src/compat/',
-  ...['users', 'auth', 'settings', 'shares', 'trash', 'api-tokens', 'two-factor', 'audit', 'oidc', 'import', 'uploads/tus.routes', 'uploads/tus.instances', 'uploads/upload-sweeper', 'webdav/webdav.methods', 'webdav/webdav.instances', 'search/search.service'].map((name) => `src/modules/${name}`),
+  ...['users', 'auth', 'settings', 'shares', 'trash', 'api-tokens', 'two-factor', 'audit', 'oidc', 'import', 'uploads/tus.routes', 'uploads/tus.instances', 'uploads/upload-sweeper', 'webdav/webdav.methods', 'webdav/webdav.instances', 'search'].map((name) => `src/modules/${name}`),
 ];
 if (wants('server') || only.includes('server-postgres')) {
   vitestSuite('server', { label: 'server-postgres', env: { BURROW_TEST_DATABASE: 'postgres' }, filters: PostgresFilters });

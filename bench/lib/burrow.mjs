@@ -208,7 +208,7 @@ export async function login(port, username, password) {
 
 // --- Burrow ---------------------------------------------------------------------------------
 
-export const ADMIN_PASSWORD = 'bench-admin-password-' + crypto.randomBytes(4).toString('hex');
+const ADMIN_PASSWORD = 'bench-admin-password-' + crypto.randomBytes(4).toString('hex');
 
 /** `npm run build -w server`; true when it succeeded. */
 export function buildServer({ timeoutMs = 30 * 60_000 } = {}) {
@@ -217,7 +217,7 @@ export function buildServer({ timeoutMs = 30 * 60_000 } = {}) {
   return result.status === 0;
 }
 
-export const distEntry = path.join(repo, 'server', 'dist', 'main.js');
+const distEntry = path.join(repo, 'server', 'dist', 'main.js');
 
 /**
  * Starts `burrow serve` on a free port of 127.0.0.1 over `root`, with its database and cache in
@@ -227,7 +227,7 @@ export const distEntry = path.join(repo, 'server', 'dist', 'main.js');
  * Log lines are parsed as JSON where they are; `waitForLog(test, ms, what)` resolves with the
  * first record (seen or to come) for which `test` holds.
  */
-export async function startBurrow({ work, root = path.join(work, 'root'), runtime = 'auto', logLevel = 'warn', nodeArgs = [], serveArgs = [], env = {}, login: doLogin = true, readyMs = 120_000, waitForHealth = true } = {}) {
+export async function startBurrow({ work, root = path.join(work, 'root'), database = path.join(work, 'burrow.db'), runtime = 'auto', logLevel = 'warn', nodeArgs = [], serveArgs = [], env = {}, login: doLogin = true, readyMs = 120_000, waitForHealth = true } = {}) {
   const port = await freePort();
   fs.mkdirSync(root, { recursive: true });
   const useDist = runtime === 'dist' || (runtime === 'auto' && fs.existsSync(distEntry));
@@ -252,7 +252,7 @@ export async function startBurrow({ work, root = path.join(work, 'root'), runtim
   };
   const child = startChild(
     process.execPath,
-    [...nodeArgs, ...entry, 'serve', '--root', root, '--database', path.join(work, 'burrow.db'), '--cache-dir', path.join(work, 'burrow-cache'), '--address', '127.0.0.1', '--port', String(port), '--log-level', logLevel, ...serveArgs],
+    [...nodeArgs, ...entry, 'serve', '--root', root, '--database', database, '--cache-dir', path.join(work, 'burrow-cache'), '--address', '127.0.0.1', '--port', String(port), '--log-level', logLevel, ...serveArgs],
     { cwd: path.join(repo, 'server'), env: { ...process.env, BURROW_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env }, label: 'burrow', onLine },
   );
   const waitForLog = (test, ms, what) => {
@@ -385,4 +385,3 @@ export const quantile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 };
-export const median = (values) => quantile(values, 0.5);

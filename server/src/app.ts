@@ -127,7 +127,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fp(webAppPlugin), { config, settings, routeTable });
 
   const purgeEveryMs = 10 * 60_000;
-  const purge = setInterval(() => void services.cluster.once('revoked-token-purge', purgeEveryMs, () => auth.purgeRevoked()).catch(() => undefined), purgeEveryMs);
+  const purge = setInterval(() => {
+    void services.cluster.once('revoked-token-purge', purgeEveryMs, () => auth.purgeRevoked()).catch(() => undefined);
+    // Expired guess counts, challenges and sign-on flows kept in a shared database.
+    if (services.signIn.shared) void services.cluster.once('sign-in-sweep', purgeEveryMs, () => services.signIn.sweep()).catch(() => undefined);
+  }, purgeEveryMs);
   purge.unref();
   app.addHook('onClose', async () => {
     clearInterval(purge);

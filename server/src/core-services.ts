@@ -8,6 +8,7 @@ import { createUsersRepository, type UsersRepository } from './modules/users/use
 import { createUsersService, type UsersService } from './modules/users/users.service.js';
 import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
 import { createPasswordGuard, LoginPolicy } from './modules/auth/password-guard.js';
+import { createSignInState, type SignInState } from './modules/auth/sign-in-state.js';
 
 /** The services every entry point needs: the server, and the CLI's user and config commands. */
 export type CoreServices = {
@@ -15,6 +16,8 @@ export type CoreServices = {
   db: Db;
   /** Messages between instances sharing the database, and work done once among them. */
   cluster: Cluster;
+  /** Guess counts, two-factor challenges and sign-on flows: in memory, or shared through the database. */
+  signIn: SignInState;
   settings: SettingsService;
   scopes: Scopes;
   usersRepository: UsersRepository;
@@ -43,13 +46,15 @@ export async function createCoreServices(config: Config, options: CoreOptions): 
     const settings = await createSettingsService(db, cluster);
     const scopes = createScopes(config, settings);
     const usersRepository = createUsersRepository(db);
+    // Instances sharing the database share what sign-in remembers; one instance keeps it in memory.
+    const signIn = createSignInState(db, cluster.shared);
     // One budget of password guesses per account, whether they come through login or through the
     // current password asked by user updates.
-    const guard = createPasswordGuard(LoginPolicy);
+    const guard = createPasswordGuard(LoginPolicy, { limits: signIn.limits, name: 'login' });
     const users = createUsersService({ users: usersRepository, settings, scopes, guard, cluster });
-    const auth = createAuthService({ config, db, settings, users: usersRepository, usersService: users, fetchImpl: options.fetchImpl, guard });
+    const auth = createAuthService({ config, db, settings, users: usersRepository, usersService: users, fetchImpl: options.fetchImpl, guard, limits: signIn.limits });
     const fileEvents = createFileEvents(options.log);
-    return { config, db, cluster, settings, scopes, usersRepository, users, auth, fileEvents };
+    return { config, db, cluster, signIn, settings, scopes, usersRepository, users, auth, fileEvents };
   } catch (error) {
     await cluster.close();
     await db.destroy();

@@ -99,7 +99,7 @@ export async function createServices(config: Config, options: ServicesOptions): 
   const fileRequestRows = createFileRequestsRepository(db);
   const shareDeps = { shares: shareRows, users: usersRepository, scopes };
   const shares = createSharesService({ ...shareDeps, fileRequests: fileRequestRows });
-  const access = createShareAccess(shareDeps);
+  const access = createShareAccess({ ...shareDeps, guessCounts: core.signIn.limits });
   const publicShares = createPublicSharesService({ access, previews, subtitles });
   const fileRequests = createFileRequests({ access, uploads, uploadRows, repository: fileRequestRows, cluster: core.cluster });
   const lifecycle = createShareLifecycle(shareDeps);
@@ -107,7 +107,7 @@ export async function createServices(config: Config, options: ServicesOptions): 
   users.onUserDeleted((user) => lifecycle.onUserDeleted(user));
 
   // Search: the index follows Burrow's own changes at once.
-  const search = createSearchService({ config, scopes, log }, { rescanIntervalMs: config.searchRescanInterval * 1000 });
+  const search = createSearchService({ config, scopes, log, db, cluster: core.cluster }, { rescanIntervalMs: config.searchRescanInterval * 1000 });
   detachers.push(fileEvents.on((event) => search.onFileEvent(event)));
 
   // The command runner (and hooks) need the sandbox; the log says once why they are off.
@@ -118,7 +118,7 @@ export async function createServices(config: Config, options: ServicesOptions): 
 
   // Sign-in: second factors, API tokens and single sign-on plug into the auth service.
   const audit = await createAuditService({ db, target: config.auditLog, log });
-  const twoFactor = createTwoFactorService({ db, settings, users: usersRepository, issue: (user) => auth.issue(user), cluster: core.cluster });
+  const twoFactor = createTwoFactorService({ db, settings, users: usersRepository, issue: (user) => auth.issue(user), cluster: core.cluster, limits: core.signIn.limits, challenges: core.signIn.challenges });
   await twoFactor.loadPolicy();
   auth.useSecondFactor((user) => twoFactor.afterPassword(user));
   users.onUserDeleted((user) => twoFactor.forget(user.id));
@@ -126,7 +126,7 @@ export async function createServices(config: Config, options: ServicesOptions): 
   auth.useApiTokens((token) => apiTokens.authenticate(token));
   users.onUserDeleted((user) => apiTokens.forget(user.id));
   const oidcSettings = await createOidcSettings(db, config.oidc, core.cluster);
-  const oidc = createOidcService({ db, store: oidcSettings, settings, users: usersRepository, usersService: users, auth, log });
+  const oidc = createOidcService({ db, store: oidcSettings, settings, users: usersRepository, usersService: users, auth, log, flows: core.signIn.flows });
   auth.usePasswordLoginCheck((user) => oidc.checkPasswordLogin(user));
 
   // WebDAV: locks and dead properties belong to a resource at its place.

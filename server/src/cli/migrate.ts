@@ -15,9 +15,24 @@ import { engineOf, syncGeneratedIds } from '../storage/engine.js';
  * on its first start.
  */
 
-/** Bookkeeping of the migrator and the derived search index: never copied. */
-// WebDAV locks live in memory with SQLite (their table stays empty) and end with the server anyway.
-const SKIPPED = new Set(['kysely_migration', 'kysely_migration_lock', 'search_entries', 'search_state', 'webdav_locks']);
+/**
+ * Never copied: the migrator's bookkeeping, the derived search index, the running instances'
+ * own coordination (when periodic jobs last ran, claims on work in progress), and sign-in state
+ * that lasts minutes (guess counts, two-factor challenges, single sign-on flows).
+ */
+const SKIPPED = new Set([
+  'kysely_migration',
+  'kysely_migration_lock',
+  'search_entries',
+  'search_state',
+  'cluster_jobs',
+  'cluster_leases',
+  'sign_in_limits',
+  'two_factor_challenges',
+  'sign_in_flows',
+  // WebDAV locks live in memory with SQLite (their table stays empty) and end with the server.
+  'webdav_locks',
+]);
 
 /** Rows per INSERT: well below PostgreSQL's 65,535 parameters for Burrow's widest table. */
 const BATCH = 500;

@@ -170,13 +170,13 @@ describe('cluster on PostgreSQL (several instances)', () => {
 
     it('a settings change made on one instance is served by the other within a second', async () => {
       const token = await login(one);
+      const tokenTwo = await login(two);
       const current = await one.app.inject({ method: 'GET', url: '/api/settings', headers: { 'x-auth': token } });
       expect(current.statusCode).toBe(200);
       const body = current.json() as { branding: { name: string } } & Record<string, unknown>;
       const saved = await one.app.inject({ method: 'PUT', url: '/api/settings', headers: { 'x-auth': token }, payload: { ...body, branding: { ...body.branding, name: 'Shared name' } } });
       expect(saved.statusCode).toBe(200);
       const started = Date.now();
-      const tokenTwo = await login(two);
       await eventually(async () => {
         const seen = await two.app.inject({ method: 'GET', url: '/api/settings', headers: { 'x-auth': tokenTwo } });
         return (seen.json() as { branding: { name: string } }).branding.name === 'Shared name';

@@ -41,7 +41,7 @@ export type Cluster = {
   close(): Promise<void>;
 };
 
-export type Lease = {
+type Lease = {
   /** Extends the claim by its time to live; false when it was lost (expired and taken). */
   renew(): Promise<boolean>;
   release(): Promise<void>;

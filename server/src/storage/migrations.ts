@@ -338,6 +338,50 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable('cluster_jobs').execute();
     },
   },
+  '0012_shared_sign_in': {
+    // Sign-in state that instances sharing a PostgreSQL database must agree on (a single SQLite
+    // instance keeps it in memory and leaves these tables empty): counts of password and code
+    // guesses per key (a SHA-256 of it) with their JSON lists of failure times, attempts in flight
+    // and paced turns; two-factor login challenges (SHA-256 of each, with expiry and wrong codes);
+    // single sign-on flows between the redirect and the callback, and sessions waiting for the
+    // app to collect them (SHA-256 of the cookie's id). Every row expires; a periodic sweep deletes
+    // the expired ones.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('sign_in_limits')
+        .addColumn('key', 'varchar(64)', (col) => col.primaryKey())
+        .addColumn('failures', 'text', (col) => col.notNull())
+        .addColumn('pending', 'text', (col) => col.notNull())
+        .addColumn('next_slot', 'bigint', (col) => col.notNull())
+        .addColumn('waiting', 'text', (col) => col.notNull())
+        .addColumn('expires_at', 'bigint', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('sign_in_limits_expires').on('sign_in_limits').column('expires_at').execute();
+      await db.schema
+        .createTable('two_factor_challenges')
+        .addColumn('hash', 'varchar(64)', (col) => col.primaryKey())
+        .addColumn('user_id', 'integer', (col) => col.notNull())
+        .addColumn('kind', 'varchar(16)', (col) => col.notNull())
+        .addColumn('expires_at', 'bigint', (col) => col.notNull())
+        .addColumn('wrong_codes', 'integer', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('two_factor_challenges_user').on('two_factor_challenges').column('user_id').execute();
+      await db.schema.createIndex('two_factor_challenges_expires').on('two_factor_challenges').column('expires_at').execute();
+      await db.schema
+        .createTable('sign_in_flows')
+        .addColumn('id_hash', 'varchar(64)', (col) => col.primaryKey())
+        .addColumn('kind', 'varchar(32)', (col) => col.notNull())
+        .addColumn('value', 'text', (col) => col.notNull())
+        .addColumn('expires_at', 'bigint', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('sign_in_flows_expires').on('sign_in_flows').column('expires_at').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('sign_in_flows').execute();
+      await db.schema.dropTable('two_factor_challenges').execute();
+      await db.schema.dropTable('sign_in_limits').execute();
+    },
+  },
   '0013_shared_locks': {
     // WebDAV locks, for instances sharing the database: a lock taken through one instance must
     // hold on all of them. (One instance alone keeps its locks in memory; the table stays empty.)
@@ -357,6 +401,31 @@ export const migrations: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable('webdav_locks').execute();
+    },
+  },
+  '0014_search_index_postgres': {
+    // One path, one row: instances sharing the index may notice the same change and insert the
+    // same path at once, and a unique walk-order index (the key maps paths one to one) lets the
+    // second insert do nothing. Duplicates left by earlier versions go first.
+    async up(db: Kysely<unknown>) {
+      if (engineOf(db) === 'postgres') {
+        await sql`DELETE FROM search_entries a USING search_entries b WHERE a.path = b.path AND a.id > b.id`.execute(db);
+        await sql`DROP INDEX search_entries_walk`.execute(db);
+        await sql`CREATE UNIQUE INDEX search_entries_walk ON search_entries ((replace(replace(replace(path, chr(2), chr(2) || chr(2)), chr(1), chr(2) || chr(1)), '/', chr(1)) COLLATE "C"))`.execute(db);
+      } else {
+        await sql`DELETE FROM search_names WHERE rowid IN (SELECT id FROM search_entries WHERE id NOT IN (SELECT min(id) FROM search_entries GROUP BY path))`.execute(db);
+        await sql`DELETE FROM search_entries WHERE id NOT IN (SELECT min(id) FROM search_entries GROUP BY path)`.execute(db);
+        await sql`DROP INDEX search_entries_walk`.execute(db);
+        await sql`CREATE UNIQUE INDEX search_entries_walk ON search_entries (replace(replace(replace(path, char(2), char(2, 2)), char(1), char(2, 1)), '/', char(1)))`.execute(db);
+      }
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`DROP INDEX search_entries_walk`.execute(db);
+      if (engineOf(db) === 'postgres') {
+        await sql`CREATE INDEX search_entries_walk ON search_entries ((replace(replace(replace(path, chr(2), chr(2) || chr(2)), chr(1), chr(2) || chr(1)), '/', chr(1)) COLLATE "C"))`.execute(db);
+      } else {
+        await sql`CREATE INDEX search_entries_walk ON search_entries (replace(replace(replace(path, char(2), char(2, 2)), char(1), char(2, 1)), '/', char(1)))`.execute(db);
+      }
     },
   },
 };

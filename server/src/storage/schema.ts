@@ -233,6 +233,41 @@ export type WebdavLocksTable = {
   expires_at: number;
 };
 
+/** Guess counts of one key, shared by instances (see modules/auth/shared-limits.ts). */
+type SignInLimitsTable = {
+  /** SHA-256 of the limiter's name and the key, hex. */
+  key: string;
+  /** JSON: failure times (milliseconds), oldest first. */
+  failures: string;
+  /** JSON: attempts in flight, as [id, reserved at]. */
+  pending: string;
+  next_slot: number;
+  /** JSON: the paced turns still ahead (milliseconds). */
+  waiting: string;
+  /** When nothing in the row counts any more (milliseconds). */
+  expires_at: number;
+};
+
+/** A login challenge between a right password and a right code, shared by instances. */
+type TwoFactorChallengesTable = {
+  /** SHA-256 of the challenge, hex. */
+  hash: string;
+  user_id: number;
+  kind: string;
+  expires_at: number;
+  wrong_codes: number;
+};
+
+/** A single sign-on flow or session hand-off, shared by instances. */
+type SignInFlowsTable = {
+  /** SHA-256 of the id held in the cookie, hex. */
+  id_hash: string;
+  kind: string;
+  /** JSON. */
+  value: string;
+  expires_at: number;
+};
+
 export type Database = {
   users: UsersTable;
   settings: SettingsTable;
@@ -251,5 +286,8 @@ export type Database = {
   file_request_uploads: FileRequestUploadsTable;
   cluster_jobs: ClusterJobsTable;
   cluster_leases: ClusterLeasesTable;
+  sign_in_limits: SignInLimitsTable;
+  two_factor_challenges: TwoFactorChallengesTable;
+  sign_in_flows: SignInFlowsTable;
   webdav_locks: WebdavLocksTable;
 };

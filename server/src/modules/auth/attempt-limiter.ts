@@ -168,3 +168,84 @@ export function createAttemptLimiter(options: AttemptLimiterOptions) {
     },
   };
 }
+
+/** An attempt counted as in flight, settled once, wherever the counts are kept. */
+export type HeldAttempt = {
+  /** The key's recent failures when the attempt was reserved. */
+  failures: number;
+  /** Its recent failures plus the attempts in flight, this one included, at that moment. */
+  load: number;
+  fail(): Promise<void>;
+  release(): Promise<void>;
+  /** The verification turn taken with the attempt, when it was paced. */
+  turn?: Turn;
+};
+
+/** A verification turn taken: how long to wait for it, and `done` once waited. */
+export type Turn = { waitMs: number; done(): void };
+
+/**
+ * Pacing of a key's verifications: the spacing its load calls for (0 for none), and whether an
+ * attempt whose turn must wait may take it (else it is refused with 429).
+ */
+export type Pace = { spacingFor(load: number): number; admit(waitMs: number, waiting: number): boolean };
+
+/**
+ * Attempt counts as the guards use them, kept in this process (one instance) or in the database
+ * (several instances sharing it): the same operations, each atomic for its key.
+ */
+export type Limiter = {
+  /** Reserves an attempt, or throws 429 with Retry-After when the budget is full. */
+  reserve(key: string): Promise<HeldAttempt>;
+  /**
+   * Reserves an attempt without any budget (counted, not refused for its number). With `pace`,
+   * takes the key's next verification turn in the same step, spaced after the one before as the
+   * load (this attempt included) calls for; a turn that must wait and is not admitted throws 429,
+   * and the attempt is not counted.
+   */
+  track(key: string, pace?: Pace): Promise<HeldAttempt>;
+  /** Forgets a key's failures (a proven secret). */
+  clear(key: string): Promise<void>;
+};
+
+/**
+ * Where the guards keep their counts: `name` sets the limiter apart from the others sharing the
+ * store (the same client address is a different key for logins and for share links).
+ */
+export type LimitStore = (name: string, options: AttemptLimiterOptions) => Limiter;
+
+/** Counts kept in this process, as `createAttemptLimiter` keeps them: the single-instance store. */
+export const memoryLimits: LimitStore = (_name, options) => {
+  const limiter = createAttemptLimiter(options);
+  const held = (key: string, reservation: Reservation, turn?: Turn): HeldAttempt => ({
+    failures: limiter.failures(key),
+    load: limiter.load(key),
+    turn,
+    async fail() {
+      reservation.fail();
+    },
+    async release() {
+      reservation.release();
+    },
+  });
+  return {
+    async reserve(key) {
+      return held(key, limiter.reserve(key));
+    },
+    async track(key, pace) {
+      const reservation = limiter.track(key);
+      const spacing = pace ? pace.spacingFor(limiter.load(key)) : 0;
+      if (!pace || spacing === 0) return held(key, reservation);
+      const turn = limiter.turn(key, spacing);
+      if (turn.waitMs > 0 && !pace.admit(turn.waitMs, turn.waiting)) {
+        reservation.release();
+        throw tooManyRequests(turn.waitMs / 1000);
+      }
+      turn.take();
+      return held(key, reservation, { waitMs: turn.waitMs, done: turn.done });
+    },
+    async clear(key) {
+      limiter.clear(key);
+    },
+  };
+};

@@ -9,7 +9,7 @@ import type { UsersService } from '../users/users.service.js';
 import type { UserRecord } from '../users/users.model.js';
 import { validateNewPassword, verifyPassword as realVerifyPassword } from './passwords.js';
 import { issuedAtMs, signToken, verifyToken } from './tokens.js';
-import { createAttemptLimiter } from './attempt-limiter.js';
+import { memoryLimits, type LimitStore } from './attempt-limiter.js';
 import { clientAddress, isTrustedProxy } from './proxy.js';
 import { createPasswordGuard, LoginPolicy, loginAccount, type PasswordGuard } from './password-guard.js';
 
@@ -47,6 +47,8 @@ export function createAuthService(deps: {
   fetchImpl?: typeof fetch;
   /** Limits on password guesses; shared with the current-password checks of user updates. */
   guard?: PasswordGuard;
+  /** Where the signup budget is counted (this process by default; the database when instances share it). */
+  limits?: LimitStore;
   verifyPassword?: typeof realVerifyPassword;
 }) {
   const { config, settings, users, usersService } = deps;
@@ -55,7 +57,7 @@ export function createAuthService(deps: {
   const verifyPassword = deps.verifyPassword ?? realVerifyPassword;
   const guard = deps.guard ?? createPasswordGuard(LoginPolicy);
   // Signups per client address: 10 an hour.
-  const signups = createAttemptLimiter({ max: 10, windowMs: 60 * 60_000 });
+  const signups = (deps.limits ?? memoryLimits)('signup', { max: 10, windowMs: 60 * 60_000 });
   // Set once the two-factor and API token modules exist (they need this service to issue tokens).
   let secondFactor: ((user: UserRecord) => Promise<void>) | undefined;
   let apiTokens: ((token: string) => Promise<Authenticated>) | undefined;
@@ -142,15 +144,15 @@ export function createAuthService(deps: {
       const password = typeof body?.password === 'string' ? body.password : '';
       if (!username || !password) throw badRequest('username and password are required');
       // Reserved first, so a burst of parallel signups cannot all pass the budget.
-      const attempt = signups.reserve(clientOf(request));
+      const attempt = await signups.reserve(clientOf(request));
       try {
         validateNewPassword(password, current.minimumPasswordLength);
       } catch (error) {
-        attempt.release();
+        await attempt.release();
         throw error;
       }
       // Taken names count too: signup is no way to list the accounts.
-      attempt.fail();
+      await attempt.fail();
       if (await users.findByUsername(username)) throw conflict();
       await usersService.provision(username, password, { lockPassword: false });
     },

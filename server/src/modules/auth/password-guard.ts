@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { tooManyRequests } from '../../errors.js';
-import { createAttemptLimiter } from './attempt-limiter.js';
+import { memoryLimits, type LimitStore, type Turn } from './attempt-limiter.js';
 
 /**
  * How many wrong secrets are tolerated, and from whom. An "account" is what the secret guards
@@ -65,16 +64,22 @@ export type PasswordGuard = ReturnType<typeof createPasswordGuard>;
 /**
  * Runs secret checks under a `GuessPolicy`. Every attempt is reserved (counted as in flight)
  * before the secret is verified, so parallel requests cannot exceed the budgets; it then becomes
- * a failure or is released.
+ * a failure or is released. The counts live in `limits` (this process by default; the database
+ * when several instances share it), under `name`, which keeps guards of different secrets apart.
  */
-export function createPasswordGuard(policy: GuessPolicy, deps: { now?: () => number; sleep?: (ms: number) => Promise<unknown> } = {}) {
+export function createPasswordGuard(
+  policy: GuessPolicy,
+  deps: { now?: () => number; sleep?: (ms: number) => Promise<unknown>; limits?: LimitStore; name?: string } = {},
+) {
   const now = deps.now ?? Date.now;
   const wait = deps.sleep ?? ((ms: number) => sleep(ms));
+  const limits = deps.limits ?? memoryLimits;
+  const name = deps.name ?? 'login';
   const limiterOptions = { windowMs: policy.windowMs, maxKeys: policy.maxKeys, now };
-  const pairs = createAttemptLimiter({ ...limiterOptions, max: policy.perAccountClient });
-  const clients = createAttemptLimiter({ ...limiterOptions, max: policy.perClient });
+  const pairs = limits(`${name}.pair`, { ...limiterOptions, max: policy.perAccountClient });
+  const clients = limits(`${name}.client`, { ...limiterOptions, max: policy.perClient });
   // Counted, never capped: enough failure times are kept to reach the largest spacing.
-  const accounts = createAttemptLimiter({
+  const accounts = limits(`${name}.account`, {
     ...limiterOptions,
     max: Number.POSITIVE_INFINITY,
     keep: policy.slowAfter + Math.ceil(Math.max(0, policy.maxDelayMs - policy.delayMs) / Math.max(1, policy.delayStepMs)) + 1,
@@ -85,15 +90,9 @@ export function createPasswordGuard(policy: GuessPolicy, deps: { now?: () => num
     return Math.min(policy.maxDelayMs, policy.delayMs + policy.delayStepMs * (load - policy.slowAfter - 1));
   }
 
-  /** Waits for the account's next verification turn, or throws 429. */
-  async function awaitTurn(account: string, hasFailedHere: boolean): Promise<void> {
-    const spacing = spacingFor(accounts.load(account));
-    if (spacing === 0) return;
-    const turn = accounts.turn(account, spacing);
-    if (turn.waitMs > 0 && (hasFailedHere || turn.waitMs > policy.maxWaitMs || turn.waiting >= policy.maxWaiting)) {
-      throw tooManyRequests(turn.waitMs / 1000);
-    }
-    turn.take();
+  /** Waits for a verification turn taken with the attempt, if it was paced. */
+  async function awaitTurn(turn: Turn | undefined): Promise<void> {
+    if (!turn) return;
     try {
       if (turn.waitMs > 0) await wait(turn.waitMs);
     } finally {
@@ -108,29 +107,36 @@ export function createPasswordGuard(policy: GuessPolicy, deps: { now?: () => num
      */
     async verify(source: GuessSource, check: () => Promise<boolean>): Promise<boolean> {
       const pairKey = `${source.account}\u0000${source.client}`;
-      const pair = pairs.reserve(pairKey);
-      let client;
+      const pair = await pairs.reserve(pairKey);
+      const held = [pair];
+      let account;
       try {
-        client = clients.reserve(source.client);
+        held.push(await clients.reserve(source.client));
+        // The account's load, this attempt included, sets the pace; a client that has failed on
+        // it is told when to come back rather than kept waiting, and only a few wait at once.
+        const hasFailedHere = pair.failures > 0;
+        account = await accounts.track(source.account, {
+          spacingFor,
+          admit: (waitMs, waiting) => !hasFailedHere && waitMs <= policy.maxWaitMs && waiting < policy.maxWaiting,
+        });
+        held.push(account);
       } catch (error) {
-        pair.release();
+        for (const reservation of held) await reservation.release();
         throw error;
       }
-      const account = accounts.track(source.account);
-      const held = [pair, client, account];
       let valid: boolean;
       try {
-        await awaitTurn(source.account, pairs.failures(pairKey) > 0);
+        await awaitTurn(account.turn);
         valid = await check();
       } catch (error) {
-        for (const reservation of held) reservation.release();
+        for (const reservation of held) await reservation.release();
         throw error;
       }
       if (valid) {
-        for (const reservation of held) reservation.release();
-        pairs.clear(pairKey);
+        for (const reservation of held) await reservation.release();
+        await pairs.clear(pairKey);
       } else {
-        for (const reservation of held) reservation.fail();
+        for (const reservation of held) await reservation.fail();
       }
       return valid;
     },

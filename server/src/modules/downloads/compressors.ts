@@ -4,49 +4,6 @@ import type { Compressor as SnappyCompressor } from 'snappy';
 import type { ArchiveFormat } from '@burrow/protocol';
 import { createBzip2Stream } from './bzip2-stream.js';
 
-/**
- * Collects input into blocks of a fixed size and compresses each block on its own. Every block
- * becomes a complete frame of the target format; LZ4 decoders read such concatenated frames as
- * one file. Memory stays at about two blocks whatever the input size, and the
- * compression itself runs off the event loop.
- */
-class BlockCompressor extends Transform {
-  private chunks: Buffer[] = [];
-  private buffered = 0;
-
-  constructor(
-    private readonly blockSize: number,
-    private readonly compressBlock: (block: Buffer) => Promise<Buffer>,
-  ) {
-    super({ highWaterMark: 64 * 1024 });
-  }
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    this.chunks.push(chunk);
-    this.buffered += chunk.length;
-    if (this.buffered < this.blockSize) {
-      done();
-      return;
-    }
-    this.emitBlock().then(() => done(), done);
-  }
-
-  override _flush(done: TransformCallback): void {
-    if (this.buffered === 0) {
-      done();
-      return;
-    }
-    this.emitBlock().then(() => done(), done);
-  }
-
-  private async emitBlock(): Promise<void> {
-    const block = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.buffered);
-    this.chunks = [];
-    this.buffered = 0;
-    this.push(await this.compressBlock(block));
-  }
-}
-
 /** Snappy framing format (the `.sz` files of the snappy tools), written incrementally. */
 class SnappyFramedStream extends Transform {
   constructor(private readonly compressor: SnappyCompressor) {
@@ -71,7 +28,6 @@ class SnappyFramedStream extends Transform {
   }
 }
 
-const LZ4_BLOCK = 4 * 1024 * 1024;
 /** Output chunk of the zlib streams (gzip, brotli). */
 const ZLIB_CHUNK = 128 * 1024;
 
@@ -97,8 +53,8 @@ export async function createCompressor(format: ArchiveFormat): Promise<Duplex | 
       return lzma.createCompressor({ preset: 2, threads: 1 });
     }
     case 'tarlz4': {
-      const { compressFrame } = await import('lz4-napi');
-      return new BlockCompressor(LZ4_BLOCK, (block) => compressFrame(block));
+      const { Lz4FrameStream } = await import('./lz4-frame.js');
+      return new Lz4FrameStream();
     }
     case 'tarsz': {
       const { Compressor } = await import('snappy');

@@ -99,7 +99,7 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ config: Config; oidc: OidcS
 
   app.post(OidcPaths.session, { schema: { summary: 'Collect the JWT of a finished single sign-on (its cookie)', tags, security, response: responses({ 200: textResponse('The JWT', TokenText) }) } }, async (request, reply) => {
     const origin = publicOrigin(request, config);
-    const token = oidc.collect(readCookie(request.headers.cookie, HANDOFF_COOKIE));
+    const token = await oidc.collect(readCookie(request.headers.cookie, HANDOFF_COOKIE));
     reply.header('set-cookie', cookie(HANDOFF_COOKIE, '', { path: handoffPath, maxAge: 0, sameSite: 'Strict', secure: origin.startsWith('https:') }));
     reply.header('cache-control', 'no-store');
     if (!token) return sendStatus(reply, 403);

@@ -9,7 +9,7 @@ import type { UsersRepository } from '../users/users.repository.js';
 import type { UsersService } from '../users/users.service.js';
 import { allPermissions, type NewUserRecord, type UserRecord } from '../users/users.model.js';
 import { forbidden } from '../../errors.js';
-import { createFlowStore, sameSecret } from './oidc.flows.js';
+import { memoryFlows, sameSecret, type FlowStores } from './oidc.flows.js';
 import { isInsecureIssuer, type OidcSettingsStore, type OidcStored } from './oidc.settings.js';
 
 /** The OpenID Connect client loads with the first sign-in: servers without single sign-on never carry it. */
@@ -35,7 +35,8 @@ type PendingSignIn = {
   redirectUri: string;
   /** Where the app goes once signed in (an app path, checked again by the app). */
   returnTo: string;
-  settingsVersion: number;
+  /** A digest of the settings it started under: changed ones make it start again. */
+  settingsVersion: string;
 };
 
 /** Sign-ins have ten minutes to come back from the provider. */
@@ -90,11 +91,14 @@ export function createOidcService(deps: {
   usersService: UsersService;
   auth: AuthService;
   log: FastifyBaseLogger;
+  /** Where flows wait between requests (this process by default; the database when instances share it). */
+  flows?: FlowStores;
 }) {
   const { store, users, usersService, auth, log } = deps;
   const identities = createOidcIdentitiesRepository(deps.db);
-  const pending = createFlowStore<PendingSignIn>({ ttlMs: SIGN_IN_TTL_MS, max: 10_000 });
-  const handoffs = createFlowStore<string>({ ttlMs: HANDOFF_TTL_MS, max: 10_000 });
+  const flows = deps.flows ?? memoryFlows;
+  const pending = flows<PendingSignIn>('oidc-sign-in', { ttlMs: SIGN_IN_TTL_MS, max: 10_000 });
+  const handoffs = flows<string>('oidc-handoff', { ttlMs: HANDOFF_TTL_MS, max: 10_000 });
   let discovered: { version: number; at: number; config: Promise<OidcClient.Configuration> } | undefined;
 
   function active(): OidcStored | undefined {
@@ -224,7 +228,7 @@ export function createOidcService(deps: {
         state,
         nonce,
       });
-      const flowId = pending.put({ state, nonce, codeVerifier, redirectUri, returnTo, settingsVersion: store.version() });
+      const flowId = await pending.put({ state, nonce, codeVerifier, redirectUri, returnTo, settingsVersion: store.fingerprint() });
       return { url: url.href, flowId };
     },
 
@@ -236,10 +240,10 @@ export function createOidcService(deps: {
     async finish(flowId: string | undefined, currentUrl: URL): Promise<{ handoffId: string; returnTo: string }> {
       const settings = active();
       if (!settings) throw new OidcFailure('disabled', 'single sign-on is off');
-      const flow = pending.take(flowId);
+      const flow = await pending.take(flowId);
       const state = currentUrl.searchParams.get('state') ?? '';
       if (!flow || !sameSecret(state, flow.state)) throw new OidcFailure('state', 'unknown sign-in or state mismatch');
-      if (flow.settingsVersion !== store.version()) throw new OidcFailure('state', 'the single sign-on settings changed during the sign-in');
+      if (flow.settingsVersion !== store.fingerprint()) throw new OidcFailure('state', 'the single sign-on settings changed during the sign-in');
       const providerError = currentUrl.searchParams.get('error');
       if (providerError) throw new OidcFailure(providerError === 'access_denied' ? 'denied' : 'failed', `provider answered ${providerError}`);
       const config = await configOrFail(settings);
@@ -272,11 +276,11 @@ export function createOidcService(deps: {
       }
       const user = await applyGroups(settings, await resolveUser(settings, idClaims.iss, claims), claims);
       const token = await auth.issue(user);
-      return { handoffId: handoffs.put(token), returnTo: flow.returnTo };
+      return { handoffId: await handoffs.put(token), returnTo: flow.returnTo };
     },
 
     /** The token waiting behind a hand-off cookie (once). */
-    collect(handoffId: string | undefined): string | undefined {
+    collect(handoffId: string | undefined): Promise<string | undefined> {
       return handoffs.take(handoffId);
     },
 

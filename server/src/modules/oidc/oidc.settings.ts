@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { OidcSettings, OidcSettingsUpdate } from '@burrow/protocol';
 import type { OidcConfig } from '../../config.js';
 import type { Db } from '../../storage/db.js';
@@ -106,6 +107,11 @@ export async function createOidcSettings(db: Db, fixed: OidcConfig, cluster?: Cl
     get: effective,
     /** Bumped on every change, so cached provider metadata can be dropped. */
     version: () => version,
+    /**
+     * A digest of the settings in force, the same on every instance that has them: a sign-in
+     * started under other settings (on this instance or another) is refused.
+     */
+    fingerprint: () => crypto.createHash('sha256').update(JSON.stringify(effective())).digest('base64url'),
     /** What admins see: no secret, only whether one is set. */
     view(): OidcSettings {
       const { clientSecret, ...rest } = effective();

@@ -22,7 +22,7 @@ export type IndexSearchOptions = {
 let nextHitList = 1;
 
 /** Terms the trigram index can narrow, in the form it stores (lower case), or undefined. */
-function trigramTerms(query: SearchQuery): string[] | undefined {
+export function trigramTerms(query: SearchQuery): string[] | undefined {
   const terms = effectiveTerms(query);
   if (terms.length === 0) return undefined;
   const usable: string[] = [];

@@ -2,24 +2,24 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSearchIndexer, type SearchIndexer } from './search-indexer.js';
-import { diskPaths, indexedPaths, makeTree, openTestRepository } from './search.test-support.js';
+import { diskPaths, findRow, indexedPaths, makeTree, openTestStore } from './search.test-support.js';
 import { EntryKind } from './tree-walker.js';
 import { compareKeys, walkKey } from './walk-order.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 
-let test: Awaited<ReturnType<typeof openTestRepository>>;
+let test: Awaited<ReturnType<typeof openTestStore>>;
 let root: string;
 let indexer: SearchIndexer;
 let watched: string[];
 
 beforeEach(async () => {
-  test = await openTestRepository();
+  test = await openTestStore();
   root = path.join(test.base, 'root');
   fs.mkdirSync(root);
   watched = [];
   indexer = createSearchIndexer({
-    repository: test.repository,
+    store: test.store,
     rootReal: root,
     skip: (relative) => relative === 'skipped' || relative.startsWith('skipped/'),
     onDirectory: (relative) => watched.push(relative),
@@ -29,7 +29,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await indexer.stop();
-  test.close();
+  await test.close();
 });
 
 const sortedDisk = () => diskPaths(root).filter((entry) => !entry.startsWith('skipped')).sort((a, b) => compareKeys(walkKey(a), walkKey(b)));
@@ -42,10 +42,10 @@ describe('search indexer', () => {
       progress.push(key);
     });
     expect(result).toMatchObject({ inserted: 37, removed: 0, aborted: false });
-    expect(indexedPaths(test.repository)).toEqual(sortedDisk());
+    expect(await indexedPaths(test.store)).toEqual(sortedDisk());
     expect(progress.length).toBeGreaterThan(3);
     expect(watched).toEqual(['', 'a', 'a/b', 'e', 'many']);
-    expect(test.repository.find('a/b')?.kind).toBe(EntryKind.dir);
+    expect((await findRow(test.store, 'a/b'))?.kind).toBe(EntryKind.dir);
   });
 
   it('a rescan brings the index in line with changes made behind its back', async () => {
@@ -56,8 +56,8 @@ describe('search indexer', () => {
     makeTree(root, ['swap/now-a-folder.txt', 'new/4.txt', 'keep/5.txt']);
     const result = await indexer.rescan();
     expect(result).toMatchObject({ removed: 4, updated: 1 });
-    expect(indexedPaths(test.repository)).toEqual(sortedDisk());
-    expect(test.repository.find('swap')?.kind).toBe(EntryKind.dir);
+    expect(await indexedPaths(test.store)).toEqual(sortedDisk());
+    expect((await findRow(test.store, 'swap'))?.kind).toBe(EntryKind.dir);
   });
 
   it('notices: a new file, a removed folder, a folder that arrives with contents, a rename', async () => {
@@ -67,18 +67,18 @@ describe('search indexer', () => {
     fs.rmSync(path.join(root, 'old'), { recursive: true });
     await indexer.notify(['one.txt', 'old', 'incoming'], false);
     await indexer.settled();
-    expect(indexedPaths(test.repository)).toEqual(sortedDisk());
+    expect(await indexedPaths(test.store)).toEqual(sortedDisk());
     fs.renameSync(path.join(root, 'incoming'), path.join(root, 'renamed'));
     await indexer.notify(['incoming', 'renamed'], true);
     await indexer.settled();
-    expect(indexedPaths(test.repository)).toEqual(sortedDisk());
+    expect(await indexedPaths(test.store)).toEqual(sortedDisk());
   });
 
   it('adds the missing folders above a noticed entry', async () => {
     await indexer.rescan();
     makeTree(root, ['p/q/r.txt']);
     await indexer.notify(['p/q/r.txt'], false);
-    expect(indexedPaths(test.repository)).toEqual(['p', 'p/q', 'p/q/r.txt']);
+    expect(await indexedPaths(test.store)).toEqual(['p', 'p/q', 'p/q/r.txt']);
   });
 
   it('stays exact when changes land while a rescan is walking', async () => {
@@ -109,7 +109,7 @@ describe('search indexer', () => {
     });
     await indexer.settled();
     expect(step).toBeGreaterThanOrEqual(changes.length);
-    expect(indexedPaths(test.repository)).toEqual(sortedDisk());
+    expect(await indexedPaths(test.store)).toEqual(sortedDisk());
   });
 
   it('turns a flood of notices into one rescan', async () => {
@@ -119,19 +119,19 @@ describe('search indexer', () => {
     fs.rmSync(path.join(root, 'before.txt'));
     const flood = Array.from({ length: 25_000 }, (_, index) => `flood/missing-${index}.txt`);
     await indexer.notify(flood, false);
-    expect(indexedPaths(test.repository)).toEqual(sortedDisk());
+    expect(await indexedPaths(test.store)).toEqual(sortedDisk());
   });
 
   it('keeps the rows it could not reach when stopped mid-walk', async () => {
     makeTree(root, Array.from({ length: 40 }, (_, index) => `f${index}.txt`));
     await indexer.rescan();
-    const before = indexedPaths(test.repository);
+    const before = await indexedPaths(test.store);
     let stopping: Promise<void> | undefined;
     const result = await indexer.rescan(() => {
       stopping ??= indexer.stop();
     });
     await stopping;
     expect(result.aborted).toBe(true);
-    expect(indexedPaths(test.repository)).toEqual(before);
+    expect(await indexedPaths(test.store)).toEqual(before);
   });
 });

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { SearchRepository } from './search.repository.js';
-import { mergeBatch, type MergeChecks } from './index-merge.js';
+import type { IndexStore } from './index-store.js';
+import type { MergeChecks } from './index-merge.js';
 import { EntryKind, walkTree, type WalkEntry } from './tree-walker.js';
 import { isSameOrBelow, parentPath, subtreeHigh, subtreeLow, walkKey } from './walk-order.js';
 
@@ -47,11 +47,11 @@ function kindOfStats(stats: fs.Stats): EntryKind {
  *
  * Both run at once. A reconcile saw each folder at the moment it read it, so a change noticed
  * after that moment makes its view stale: every path touched since a run began (or below one)
- * is checked on disk before the run inserts or removes it. Index writes are synchronous, so a
- * merge batch is never interleaved with a notice.
+ * is checked on disk before the run inserts or removes it. Index writes go one at a time (a
+ * merge batch, one path's fix), so a merge batch is never interleaved with a notice.
  */
 export function createSearchIndexer(deps: {
-  repository: SearchRepository;
+  store: IndexStore;
   rootReal: string;
   /** Root-relative paths never indexed (the database and cache when they sit inside the root). */
   skip: (relativePath: string) => boolean;
@@ -61,7 +61,14 @@ export function createSearchIndexer(deps: {
   log: IndexerLog;
   options: IndexerOptions;
 }) {
-  const { repository, rootReal, skip, log, options } = deps;
+  const { store, rootReal, skip, log, options } = deps;
+  /** The tail of the queue of index writes: each waits for the one before. */
+  let writing: Promise<unknown> = Promise.resolve();
+  function exclusive<T>(write: () => Promise<T>): Promise<T> {
+    const result = writing.then(write, write);
+    writing = result.catch(() => undefined);
+    return result;
+  }
   const controller = new AbortController();
   let stopped = false;
 
@@ -145,7 +152,7 @@ export function createSearchIndexer(deps: {
         if (batch.length < options.batchSize) continue;
         const last = walkKey(batch[batch.length - 1]!.path);
         if (stopped) break;
-        mergeBatch(repository, batch, after, { key: last, inclusive: true }, checksFor(run), result);
+        await exclusive(() => store.merge(batch, after, { key: last, inclusive: true }, checksFor(run), result));
         after = last;
         await onProgress?.(last);
         batch = [];
@@ -156,24 +163,10 @@ export function createSearchIndexer(deps: {
         result.aborted = true;
         return result;
       }
-      mergeBatch(repository, batch, after, high === undefined ? undefined : { key: high, inclusive: false }, checksFor(run), result);
+      await exclusive(() => store.merge(batch, after, high === undefined ? undefined : { key: high, inclusive: false }, checksFor(run), result));
       return result;
     } finally {
       endRun(run);
-    }
-  }
-
-  /** Makes sure every folder above `relative` has its row (a notice may arrive bottom-up). */
-  function ensureAncestors(relative: string): void {
-    let parent = parentPath(relative);
-    const missing: string[] = [];
-    while (parent !== '' && !repository.find(parent)) {
-      missing.push(parent);
-      parent = parentPath(parent);
-    }
-    for (const folder of missing.reverse()) {
-      if (lstatKind(folder) !== EntryKind.dir) return;
-      repository.insert({ path: folder, name: path.posix.basename(folder), kind: EntryKind.dir });
     }
   }
 
@@ -189,27 +182,15 @@ export function createSearchIndexer(deps: {
     }
     if (stopped) return;
     if (kind === undefined) {
-      const removed = repository.removeSubtree(relative);
+      const removed = await exclusive(() => store.removeSubtree(relative));
       deps.onForget?.(relative, true);
       if (removed) log.debug({ path: relative, removed }, 'search index: removed');
       return;
     }
-    const known = repository.find(relative);
-    let reindex = deep && kind === EntryKind.dir;
-    repository.transaction(() => {
-      ensureAncestors(relative);
-      if (!known) {
-        repository.insert({ path: relative, name: path.posix.basename(relative), kind: kind! });
-        if (kind === EntryKind.dir) reindex = true;
-      } else if (known.kind !== kind) {
-        if (known.kind === EntryKind.dir) {
-          repository.removeSubtree(relative);
-          deps.onForget?.(relative, true);
-          repository.insert({ path: relative, name: known.name, kind: kind! });
-        } else repository.setKind(known.id, kind!);
-        if (kind === EntryKind.dir) reindex = true;
-      }
-    });
+    const found = kind;
+    const outcome = await exclusive(() => store.place(relative, found, lstatKind));
+    if (outcome.droppedSubtree) deps.onForget?.(relative, true);
+    const reindex = (deep && kind === EntryKind.dir) || outcome.newFolder;
     if (reindex) scheduleSubtree(relative);
   }
 
@@ -242,7 +223,7 @@ export function createSearchIndexer(deps: {
       fullRun = reconcile('', onProgress).finally(() => {
         fullRun = undefined;
         try {
-          repository.releaseMemory();
+          store.releaseMemory();
         } catch {
           // The index closed meanwhile (shutdown).
         }

@@ -41,17 +41,20 @@ async function collect(service: SearchService, user: UserRecord, folder: string,
 }
 
 describe('search service', () => {
-  it('on PostgreSQL keeps the index in a SQLite file of the cache folder, with the same answers', async () => {
+  it('on PostgreSQL keeps the index in the database, with the same answers', async () => {
     makeTree(t.root, ['music/a.mp3', 'music/b.flac', 'music/notes.txt', 'music/live/c.ogg']);
     const cluster = await acquireTestCluster();
     const cacheDir = path.join(path.dirname(t.root), 'pg-cache');
+    let db: Awaited<ReturnType<typeof openDatabase>> | undefined;
     try {
       const database = await cluster.createDatabase('search');
-      const service = createSearchService({ config: { ...t.config, database, cacheDir }, scopes: t.app.services.scopes, log: quiet }, { rescanIntervalMs: 0 });
+      db = await openDatabase(database);
+      const service = createSearchService({ config: { ...t.config, database, cacheDir }, scopes: t.app.services.scopes, log: quiet, db }, { rescanIntervalMs: 0 });
       services.push(service);
       await service.start();
       await service.ready();
-      expect(fs.existsSync(path.join(cacheDir, 'search-index.db'))).toBe(true);
+      expect(fs.existsSync(path.join(cacheDir, 'search-index.db'))).toBe(false);
+      expect(await db.selectFrom('search_entries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).toEqual({ n: 6 });
       expect(service.status()).toMatchObject({ complete: true, entries: 6 });
       expect(await collect(service, admin, '/music', 'type:audio')).toEqual([
         { dir: false, path: 'a.mp3' },
@@ -61,6 +64,7 @@ describe('search service', () => {
       expect(service.stats).toMatchObject({ indexedSearches: 1, liveSearches: 0 });
     } finally {
       for (const service of services.splice(0)) await service.stop();
+      await db?.destroy();
       await cluster.release();
     }
   }, 120_000);

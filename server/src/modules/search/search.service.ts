@@ -2,17 +2,19 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { SearchResult } from '@burrow/protocol';
 import { isPostgresUrl, type Config } from '../../config.js';
-import { openDatabase } from '../../storage/db.js';
+import type { Cluster } from '../../storage/cluster.js';
+import type { Db } from '../../storage/db.js';
 import { notFound } from '../../errors.js';
 import type { FileEvent } from '../../storage/file-events.js';
 import type { Scope } from '../../storage/scoped-fs.js';
 import type { Scopes } from '../../storage/scopes.js';
 import type { UserRecord } from '../users/users.model.js';
 import { createDirectoryWatcher, type DirectoryWatcher } from './dir-watcher.js';
-import { searchIndex } from './index-search.js';
+import { sqliteIndexStore, type IndexStore } from './index-store.js';
+import { pgIndexStore } from './pg-index-store.js';
 import { createSearchIndexer, type IndexerLog, type SearchIndexer } from './search-indexer.js';
 import { matchesName, parseSearchQuery, type SearchQuery } from './search-query.js';
-import { openSearchRepository, type SearchRepository } from './search.repository.js';
+import { openSearchRepository } from './search.repository.js';
 import { EntryKind, walkTree } from './tree-walker.js';
 import { compareKeys, isSameOrBelow, subtreeHigh } from './walk-order.js';
 
@@ -33,6 +35,20 @@ export type SearchOptions = {
 };
 
 export type SearchService = ReturnType<typeof createSearchService>;
+
+/** The cluster-wide name of the full walk, claimed once per period by one instance. */
+const RESCAN_JOB = 'search.rescan';
+/** The claim held while a full walk runs, so that two never overlap. */
+const WALK_LEASE = 'search.walk';
+const WALK_LEASE_MS = 60_000;
+/** Instances that start within this long of a walk leave the start-up walk to it. */
+const START_WINDOW_MS = 60_000;
+/** While the shared index is incomplete, instances look this often whether it is done or orphaned. */
+const INCOMPLETE_RETRY_MS = 30_000;
+/** Messages between instances about the shared index. */
+const TOPIC = 'search.index';
+/** The shared status (entries, completeness) is read again at most this often. */
+const STATUS_REFRESH_MS = 2_000;
 
 const DEFAULTS = {
   rescanIntervalMs: 10 * 60_000,
@@ -76,20 +92,37 @@ async function realOrResolved(file: string): Promise<string> {
  * no database file, or a folder outside the root through an allowed external link). Every answer
  * goes through the user's scope: rules, hidden dotfiles and links leaving the scope.
  */
-export function createSearchService(deps: { config: Config; scopes: Scopes; log: IndexerLog & { error: (object: unknown, message: string) => void } }, options: SearchOptions = {}) {
+export function createSearchService(
+  deps: {
+    config: Config;
+    scopes: Scopes;
+    log: IndexerLog & { error: (object: unknown, message: string) => void };
+    /** The server database: on PostgreSQL the index lives there, shared by every instance. */
+    db?: Db;
+    /** Instances sharing the database: full walks run on one of them. */
+    cluster?: Cluster;
+  },
+  options: SearchOptions = {},
+) {
   const { config, scopes, log } = deps;
   const settings = { ...DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) } as typeof DEFAULTS & SearchOptions;
 
   let rootReal: string | undefined;
-  let repository: SearchRepository | undefined;
+  let store: IndexStore | undefined;
   let indexer: SearchIndexer | undefined;
   let watcher: DirectoryWatcher | undefined;
   let complete = false;
   let buildCursor: string | undefined;
   let initial: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let unsubscribe: (() => void) | undefined;
   let stopped = false;
-  const stats = { indexedSearches: 0, liveSearches: 0, activeSearches: 0, abortedSearches: 0 };
+  let statusRead = 0;
+  let statusReading: Promise<void> | undefined;
+  /** Full walks this instance ran (start-up and rescans). */
+  const stats = { indexedSearches: 0, liveSearches: 0, activeSearches: 0, abortedSearches: 0, fullWalks: 0 };
+  const shared = () => store?.shared === true && deps.cluster !== undefined;
 
   /** Whether the index holds everything below `prefix` (root-relative). */
   function covers(prefix: string): boolean {
@@ -99,21 +132,68 @@ export function createSearchService(deps: { config: Config; scopes: Scopes; log:
   }
 
   async function fullScan(first: boolean): Promise<void> {
-    if (!indexer || !repository || indexer.rescanning) return;
-    const started = Date.now();
-    const result = await indexer.rescan((key) => {
-      if (!complete) buildCursor = key;
-    });
-    if (result.aborted || stopped) return;
-    if (!complete) {
-      complete = true;
-      repository.setState('complete', '1');
+    if (!indexer || !store || indexer.rescanning) return;
+    // On a shared index one walk at a time, cluster-wide: whoever holds the claim walks.
+    let lease: Awaited<ReturnType<Cluster['lease']>>;
+    if (shared()) {
+      lease = await deps.cluster!.lease(WALK_LEASE, WALK_LEASE_MS);
+      if (!lease) return;
     }
-    const seconds = (Date.now() - started) / 1000;
-    log.info(
-      { entries: repository.count(), walked: result.walked, inserted: result.inserted, removed: result.removed, seconds, perSecond: Math.round(result.walked / Math.max(seconds, 0.001)) },
-      first ? 'search index ready' : 'search index rescanned',
-    );
+    try {
+      stats.fullWalks++;
+      const started = Date.now();
+      let renewed = started;
+      const result = await indexer.rescan(async (key) => {
+        if (!complete) buildCursor = key;
+        if (lease && Date.now() - renewed > WALK_LEASE_MS / 3) {
+          renewed = Date.now();
+          if (!(await lease.renew())) log.warn({}, 'search index: the claim on the walk lapsed; another instance may walk too');
+        }
+      });
+      if (result.aborted || stopped) return;
+      if (!complete) {
+        complete = true;
+        await store.setState('complete', '1');
+        if (shared()) await deps.cluster!.publish(TOPIC, 'complete');
+      }
+      const seconds = (Date.now() - started) / 1000;
+      log.info(
+        { entries: await store.count(), walked: result.walked, inserted: result.inserted, removed: result.removed, seconds, perSecond: Math.round(result.walked / Math.max(seconds, 0.001)) },
+        first ? 'search index ready' : 'search index rescanned',
+      );
+    } finally {
+      await lease?.release().catch(() => undefined);
+    }
+  }
+
+  /**
+   * A full walk as one of a cluster: skipped when another instance began one less than
+   * `everyMs` ago. Alone (SQLite), it simply runs.
+   */
+  async function clusterScan(first: boolean, everyMs: number): Promise<boolean> {
+    if (!shared()) {
+      await fullScan(first);
+      return true;
+    }
+    return deps.cluster!.once(RESCAN_JOB, everyMs, () => fullScan(first));
+  }
+
+  /** Reads what other instances may have changed: completeness and the number of entries. */
+  async function readShared(): Promise<void> {
+    if (!store) return;
+    const current = store;
+    if (!complete && (await current.getState('complete')) === '1') complete = true;
+    await current.count();
+  }
+
+  function refreshStatus(): void {
+    if (!shared() || statusReading || Date.now() - statusRead < STATUS_REFRESH_MS) return;
+    statusRead = Date.now();
+    statusReading = readShared()
+      .catch((error: unknown) => log.debug({ err: error }, 'search index: could not read the shared status'))
+      .finally(() => {
+        statusReading = undefined;
+      });
   }
 
   /**
@@ -136,7 +216,7 @@ export function createSearchService(deps: { config: Config; scopes: Scopes; log:
 
   async function* fromIndex(scope: Scope, folder: SearchedFolder, prefix: string, query: SearchQuery, signal: AbortSignal): AsyncGenerator<SearchResult[]> {
     const cut = prefix === '' ? 0 : prefix.length + 1;
-    for await (const rows of searchIndex(repository!, prefix, query, signal, settings)) {
+    for await (const rows of store!.search(prefix, query, signal, settings)) {
       const results: SearchResult[] = [];
       for (const row of rows) {
         if (!matchesName(row.name, query)) continue;
@@ -185,27 +265,31 @@ export function createSearchService(deps: { config: Config; scopes: Scopes; log:
         log.warn({}, 'search index: an in-memory database cannot be shared; searches walk the folders');
         return;
       }
-      // With PostgreSQL, each instance keeps the index, which is derived from the files, in a
-      // SQLite file of its own cache folder.
-      let indexFile = config.database;
+      // With PostgreSQL, the index lives in the server database, shared by every instance.
+      let indexFile: string | undefined = config.database;
       if (isPostgresUrl(config.database)) {
-        indexFile = path.join(config.cacheDir, 'search-index.db');
-        await (await openDatabase(indexFile)).destroy();
+        if (!deps.db) throw new Error('the search index on PostgreSQL needs the server database');
+        indexFile = undefined;
+        store = pgIndexStore(deps.db);
+      } else store = sqliteIndexStore(openSearchRepository(config.database));
+      await store.adopt(rootReal);
+      complete = (await store.getState('complete')) === '1';
+      await store.count();
+      if (shared()) {
+        unsubscribe = deps.cluster!.on(TOPIC, () => {
+          statusRead = 0;
+          refreshStatus();
+        });
       }
-      repository = openSearchRepository(indexFile);
-      if (repository.getState('root') !== rootReal) {
-        repository.clear();
-        repository.setState('root', rootReal);
-        repository.setState('complete', '0');
-      }
-      complete = repository.getState('complete') === '1';
 
       // Burrow's own files never enter the index (the database would otherwise feed the watcher).
       const ownFiles = new Set<string>();
-      const database = await realOrResolved(indexFile);
-      for (const suffix of ['', '-wal', '-shm', '-journal']) {
-        const relative = relativeTo(rootReal, database + suffix);
-        if (relative !== undefined) ownFiles.add(relative);
+      if (indexFile !== undefined) {
+        const database = await realOrResolved(indexFile);
+        for (const suffix of ['', '-wal', '-shm', '-journal']) {
+          const relative = relativeTo(rootReal, database + suffix);
+          if (relative !== undefined) ownFiles.add(relative);
+        }
       }
       const cache = relativeTo(rootReal, await realOrResolved(config.cacheDir));
       const skip = (relative: string) => ownFiles.has(relative) || (cache !== undefined && cache !== '' && isSameOrBelow(cache, relative));
@@ -221,7 +305,7 @@ export function createSearchService(deps: { config: Config; scopes: Scopes; log:
         });
       }
       indexer = createSearchIndexer({
-        repository,
+        store,
         rootReal: root,
         skip,
         onDirectory: (relative) => watcher?.watch(relative),
@@ -229,31 +313,53 @@ export function createSearchService(deps: { config: Config; scopes: Scopes; log:
         log,
         options: { batchSize: settings.batchSize },
       });
-      initial = fullScan(true).catch((error: unknown) => log.error({ err: error }, 'search index: the build failed; searches walk the folders'));
+      // Instances that start together walk once between them; the others answer from the shared
+      // index as soon as it is complete.
+      const startWindow = settings.rescanIntervalMs > 0 ? Math.min(settings.rescanIntervalMs, START_WINDOW_MS) : START_WINDOW_MS;
+      initial = clusterScan(true, startWindow).then(
+        () => undefined,
+        (error: unknown) => log.error({ err: error }, 'search index: the build failed; searches walk the folders'),
+      );
       if (settings.rescanIntervalMs > 0) {
         timer = setInterval(() => {
-          void fullScan(false).catch((error: unknown) => log.warn({ err: error }, 'search index: rescan failed'));
+          void clusterScan(false, settings.rescanIntervalMs).catch((error: unknown) => log.warn({ err: error }, 'search index: rescan failed'));
         }, settings.rescanIntervalMs);
         timer.unref();
+      }
+      if (shared()) {
+        // Until the shared index is complete, look again now and then: the instance building it
+        // may have stopped, and then one of the others takes over.
+        retryTimer = setInterval(() => {
+          if (complete || stopped) return;
+          void readShared()
+            .then(() => (complete || indexer?.rescanning ? undefined : fullScan(true)))
+            .catch((error: unknown) => log.warn({ err: error }, 'search index: the build failed'));
+        }, INCOMPLETE_RETRY_MS);
+        retryTimer.unref();
       }
     },
 
     async stop(): Promise<void> {
       stopped = true;
       if (timer) clearInterval(timer);
+      if (retryTimer) clearInterval(retryTimer);
+      unsubscribe?.();
       watcher?.close();
       await indexer?.stop();
       await initial;
-      repository?.close();
-      repository = undefined;
+      await statusReading;
+      await store?.close();
+      store = undefined;
       indexer = undefined;
     },
 
     /** The index's size and how far it is behind, for monitoring; undefined while none runs. */
     status(): { entries: number; complete: boolean; backlog: number; lagSeconds: number } | undefined {
-      if (!repository || !indexer) return undefined;
+      if (!store || !indexer) return undefined;
+      // On a shared index the figures are those last read (a moment old at most).
+      refreshStatus();
       const backlog = indexer.backlog();
-      return { entries: repository.count(), complete, backlog: backlog.size, lagSeconds: backlog.waitedMs / 1000 };
+      return { entries: store.lastCount(), complete, backlog: backlog.size, lagSeconds: backlog.waitedMs / 1000 };
     },
 
     /** Resolves when the first full build (or the start-up reconcile) has finished. */
@@ -271,6 +377,25 @@ export function createSearchService(deps: { config: Config; scopes: Scopes; log:
       await initial;
       if (indexer?.rescanning) await indexer.rescan();
       await fullScan(false);
+    },
+
+    /**
+     * The periodic rescan as the timer runs it: on a shared index, skipped when another instance
+     * began one within the period. Says whether it ran here.
+     */
+    async periodicRescan(): Promise<boolean> {
+      await initial;
+      return clusterScan(false, settings.rescanIntervalMs > 0 ? settings.rescanIntervalMs : START_WINDOW_MS);
+    },
+
+    /** Reads the shared index's status now (other instances may have completed it). */
+    async refresh(): Promise<void> {
+      if (shared()) await readShared();
+    },
+
+    /** The index (tests and tools). */
+    get store(): IndexStore | undefined {
+      return store;
     },
 
     /** Whether the index (rather than a live walk) would answer a search of this real folder. */

@@ -71,23 +71,30 @@ export function normaliseUpdate(update: SettingsUpdate, current: Settings): Sett
  */
 export async function createSettingsService(db: Db, cluster?: Cluster) {
   let cached: Settings;
-  let signingKey: Uint8Array;
 
   const repository = createSettingsRepository(db);
   const byKey = await repository.all();
+  /**
+   * The stored value of `key`, or `fresh` stored now. Instances of a cluster started together on
+   * an empty database race for the first run: one that loses takes the value the winner stored, so
+   * that every instance signs with the same key.
+   */
+  const storedOr = async (key: string, fresh: string): Promise<string> => {
+    const known = byKey.get(key);
+    if (known !== undefined) return known;
+    try {
+      await repository.insert(key, fresh);
+      return fresh;
+    } catch (error) {
+      const winner = (await repository.all()).get(key);
+      if (winner === undefined) throw error;
+      return winner;
+    }
+  };
   const isFirstRun = !byKey.has(SETTINGS_KEY);
-  if (isFirstRun) {
-    cached = freshSettings();
-    await repository.insert(SETTINGS_KEY, JSON.stringify(cached));
-  } else {
-    cached = { ...freshSettings(), ...JSON.parse(byKey.get(SETTINGS_KEY)!) };
-  }
-  if (byKey.has(SIGNING_KEY)) {
-    signingKey = Buffer.from(byKey.get(SIGNING_KEY)!, 'base64');
-  } else {
-    signingKey = crypto.randomBytes(64);
-    await repository.insert(SIGNING_KEY, Buffer.from(signingKey).toString('base64'));
-  }
+  const fresh = freshSettings();
+  cached = { ...fresh, ...JSON.parse(await storedOr(SETTINGS_KEY, JSON.stringify(fresh))) };
+  const signingKey: Uint8Array = Buffer.from(await storedOr(SIGNING_KEY, crypto.randomBytes(64).toString('base64')), 'base64');
 
   const listeners = new Set<(settings: Settings, origin: ChangeOrigin) => void>();
   const notify = (settings: Settings, origin: ChangeOrigin) => {

@@ -3,6 +3,7 @@ import { forbidden, notFound, unauthorized } from '../../errors.js';
 import type { ResolvedPath, Scope } from '../../storage/scoped-fs.js';
 import type { Scopes } from '../../storage/scopes.js';
 import { createPasswordGuard, SharePasswordPolicy, type GuessPolicy } from '../auth/password-guard.js';
+import type { LimitStore } from '../auth/attempt-limiter.js';
 import { verifyPassword as realVerifyPassword } from '../auth/passwords.js';
 import type { UserRecord } from '../users/users.model.js';
 import type { UsersRepository } from '../users/users.repository.js';
@@ -81,11 +82,13 @@ export function createShareAccess(deps: {
   users: UsersRepository;
   scopes: Scopes;
   limits?: Partial<ShareAccessLimits>;
+  /** Where guesses are counted (this process by default; the database when instances share it). */
+  guessCounts?: LimitStore;
   verifyPassword?: typeof realVerifyPassword;
 }) {
   const { shares, users, scopes } = deps;
   const verifyPassword = deps.verifyPassword ?? realVerifyPassword;
-  const guard = createPasswordGuard({ ...SharePasswordPolicy, ...(deps.limits ?? {}) });
+  const guard = createPasswordGuard({ ...SharePasswordPolicy, ...(deps.limits ?? {}) }, { limits: deps.guessCounts, name: 'share' });
 
   async function findLive(hash: string): Promise<{ share: ShareRecord; owner: UserRecord }> {
     if (!looksLikeShareHash(hash)) throw notFound();

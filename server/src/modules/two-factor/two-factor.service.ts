@@ -16,9 +16,9 @@ import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } fro
 import type { SettingsService } from '../settings/settings.service.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import type { UserRecord } from '../users/users.model.js';
-import { createAttemptLimiter } from '../auth/attempt-limiter.js';
+import { memoryLimits, type LimitStore } from '../auth/attempt-limiter.js';
 import { createPasswordGuard, type GuessPolicy, LoginPolicy } from '../auth/password-guard.js';
-import { createChallenges } from './challenges.js';
+import { createChallenges, type Challenges } from './challenges.js';
 import { createSecretBox, hashRecoveryCode, matchingStep, newRecoveryCode, newSecret, normaliseRecoveryCode, otpauthUri } from './totp.js';
 
 export type TwoFactorService = ReturnType<typeof createTwoFactorService>;
@@ -46,6 +46,10 @@ export function createTwoFactorService(deps: {
   issue: (user: UserRecord) => Promise<string>;
   /** Other instances are told when the policy changes, and tell this one. */
   cluster?: Cluster;
+  /** Where guess counts are kept (this process by default; the database when instances share it). */
+  limits?: LimitStore;
+  /** Where login challenges are kept (this process by default). */
+  challenges?: (lifetimeMs: number, now: () => number) => Challenges;
   now?: () => number;
 }) {
   const { db, settings, users, issue } = deps;
@@ -53,9 +57,10 @@ export function createTwoFactorService(deps: {
   const rows = createTwoFactorRepository(db);
   const now = deps.now ?? Date.now;
   const box = createSecretBox(settings.signingKey());
-  const guard = createPasswordGuard(CodeGuessPolicy, { now });
-  const accountCap = createAttemptLimiter({ max: ACCOUNT_CAP, windowMs: CodeGuessPolicy.windowMs, now });
-  const challenges = createChallenges(TwoFactorChallengeSeconds * 1000, now);
+  const limits = deps.limits ?? memoryLimits;
+  const guard = createPasswordGuard(CodeGuessPolicy, { now, limits, name: 'two-factor' });
+  const accountCap = limits('two-factor.cap', { max: ACCOUNT_CAP, windowMs: CodeGuessPolicy.windowMs, now });
+  const challenges = (deps.challenges ?? createChallenges)(TwoFactorChallengeSeconds * 1000, now);
   let policy: TwoFactorPolicy = { requiredForEveryone: false };
 
   async function loadPolicy(): Promise<void> {
@@ -107,7 +112,7 @@ export function createTwoFactorService(deps: {
     const typed = typeof code === 'string' ? code.trim() : '';
     if (!typed) throw badRequest('code is empty');
     const account = `two-factor:${userId}`;
-    const cap = accountCap.reserve(account);
+    const cap = await accountCap.reserve(account);
     let valid = false;
     try {
       valid = await guard.verify({ account, client: source.client }, async () => {
@@ -124,8 +129,8 @@ export function createTwoFactorService(deps: {
         return rows.useRecoveryCode(userId, hashRecoveryCode(typed));
       });
     } finally {
-      if (valid) cap.release();
-      else cap.fail();
+      if (valid) await cap.release();
+      else await cap.fail();
     }
     return valid;
   }
@@ -145,7 +150,7 @@ export function createTwoFactorService(deps: {
   }
 
   async function challengedUser(challenge: string | undefined, kind: 'code' | 'enrol'): Promise<UserRecord> {
-    const found = typeof challenge === 'string' && challenge ? challenges.find(challenge, kind) : undefined;
+    const found = typeof challenge === 'string' && challenge ? await challenges.find(challenge, kind) : undefined;
     const user = found ? await users.findById(found.userId) : undefined;
     // An unknown, expired or used challenge: start again from the password.
     if (!user) throw unauthorized();
@@ -162,18 +167,19 @@ export function createTwoFactorService(deps: {
     async afterPassword(user: UserRecord): Promise<void> {
       if (!applies()) return;
       const row = await rowOf(user.id);
-      if (isEnabled(row)) throw loginRefusal('required', challenges.create(user.id, 'code'));
-      if (isRequired(row)) throw loginRefusal('enrol', challenges.create(user.id, 'enrol'));
+      if (isEnabled(row)) throw loginRefusal('required', await challenges.create(user.id, 'code'));
+      if (isRequired(row)) throw loginRefusal('enrol', await challenges.create(user.id, 'enrol'));
     },
 
     /** POST /api/login/two-factor: the challenge and a code (or a recovery code) sign in. */
     async completeLogin(challenge: string | undefined, code: string | undefined, source: Client): Promise<string> {
       const user = await challengedUser(challenge, 'code');
       if (!(await checkCode(user.id, code ?? '', source, { recovery: true }))) {
-        challenges.wrongCode(challenge!);
+        await challenges.wrongCode(challenge!);
         throw forbidden('wrong code');
       }
-      challenges.consume(challenge!);
+      // Used up at once: the same challenge completed elsewhere meanwhile signs in only there.
+      if (!(await challenges.consume(challenge!, 'code'))) throw unauthorized();
       return issue(user);
     },
 
@@ -191,10 +197,10 @@ export function createTwoFactorService(deps: {
       try {
         recoveryCodes = await confirmEnrolment(user.id, code ?? '', source);
       } catch (error) {
-        if (error instanceof AppError && error.status === 403) challenges.wrongCode(challenge!);
+        if (error instanceof AppError && error.status === 403) await challenges.wrongCode(challenge!);
         throw error;
       }
-      challenges.consume(challenge!);
+      if (!(await challenges.consume(challenge!, 'enrol'))) throw unauthorized();
       return { token: await issue(user), recoveryCodes };
     },
 
@@ -232,7 +238,7 @@ export function createTwoFactorService(deps: {
     /** Removes the secret and recovery codes (turning off, admin reset); the requirement stays. */
     async reset(userId: number): Promise<void> {
       await rows.reset(userId);
-      challenges.forgetUser(userId);
+      await challenges.forgetUser(userId);
     },
 
     async forUser(userId: number): Promise<UserTwoFactor> {
@@ -267,7 +273,7 @@ export function createTwoFactorService(deps: {
     /** A deleted user's secret, codes and challenges go with them. */
     async forget(userId: number): Promise<void> {
       await rows.removeUser(userId);
-      challenges.forgetUser(userId);
+      await challenges.forgetUser(userId);
     },
   };
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Lease } from '../../storage/cluster.js';
+import type { Cluster } from '../../storage/cluster.js';
+
+type Lease = NonNullable<Awaited<ReturnType<Cluster['lease']>>>;
 import { createUploadLocks } from './upload-locks.js';
 
 /** A lease table in memory, as `cluster.lease` keeps it in the database, with switches for faults. */

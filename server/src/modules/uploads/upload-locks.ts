@@ -1,4 +1,6 @@
-import type { Cluster, Lease } from '../../storage/cluster.js';
+import type { Cluster } from '../../storage/cluster.js';
+
+type Lease = NonNullable<Awaited<ReturnType<Cluster['lease']>>>;
 
 /**
  * A lock taken with `tryAcquire`. `signal` aborts when the lock is lost (another instance took

@@ -22,10 +22,25 @@ export async function bootstrapAdmin(deps: {
   const generated = !deps.config.adminPassword;
   const password = deps.config.adminPassword || crypto.randomBytes(12).toString('base64url');
   await deps.scopes.scopeRoot('/');
-  await deps.users.insert(
+  try {
+    await insertAdmin(deps.users, await hashPassword(password));
+  } catch (error) {
+    // Instances of a cluster started together on an empty database race for the first run: the
+    // one that lost finds the admin the winner made (and its password is the winner's to print).
+    if ((await deps.users.count()) > 0) return;
+    throw error;
+  }
+  if (generated) {
+    if (deps.onPassword) deps.onPassword(password);
+    else deps.log.warn(`created user "admin" with the generated password ${password} (shown once; change it after logging in)`);
+  }
+}
+
+function insertAdmin(users: UsersRepository, passwordHash: string) {
+  return users.insert(
     {
       username: 'admin',
-      passwordHash: await hashPassword(password),
+      passwordHash,
       scope: '/',
       locale: 'en',
       viewMode: 'mosaic',
@@ -42,8 +57,4 @@ export async function bootstrapAdmin(deps: {
     },
     1,
   );
-  if (generated) {
-    if (deps.onPassword) deps.onPassword(password);
-    else deps.log.warn(`created user "admin" with the generated password ${password} (shown once; change it after logging in)`);
-  }
 }
