@@ -1,109 +1,15 @@
 // Several Burrow instances as a load balancer sees them: a private, throwaway PostgreSQL cluster
 // (initdb in a temporary folder, listening on a free 127.0.0.1 port, removed when stopped) and a
 // round-robin HTTP proxy in front of the instances. Used by the benchmarks and the browser tests.
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** The folder holding initdb and pg_ctl: BURROW_PG_BIN, the newest Debian install, or PATH. */
-function postgresBin() {
-  const candidates = [];
-  if (process.env.BURROW_PG_BIN) candidates.push(process.env.BURROW_PG_BIN);
-  const debian = '/usr/lib/postgresql';
-  if (fs.existsSync(debian)) {
-    for (const version of fs.readdirSync(debian).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a))) candidates.push(path.join(debian, version, 'bin'));
-  }
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) if (dir) candidates.push(dir);
-  return candidates.find((dir) => fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'pg_ctl')));
-}
-
-/** PostgreSQL refuses to run as root: then its programs run as the `postgres` account. */
-function postgresAccount() {
-  if (process.getuid?.() !== 0) return undefined;
-  const line = fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((entry) => entry.startsWith('postgres:'));
-  if (!line) throw new Error('PostgreSQL refuses to run as root and there is no "postgres" user to run it as (install the postgresql package)');
-  const [, , uid, gid] = line.split(':');
-  return { uid: Number(uid), gid: Number(gid) };
-}
-
-function run(owner, program, args) {
-  const options = { encoding: 'utf8', timeout: 120_000, ...(owner ? { uid: owner.uid, gid: owner.gid, env: { ...process.env, HOME: os.tmpdir() } } : {}) };
-  const result = spawnSync(program, args, options);
-  if (result.status !== 0) throw new Error(`${path.basename(program)} failed (${result.error?.message ?? `exit ${result.status}`}): ${(result.stderr || result.stdout || '').trim()}`);
-}
+import { startPrivatePostgres } from './private-postgres.mjs';
 
 /**
  * Starts a private PostgreSQL; `createDatabase(name)` resolves with a URL, `stop()` removes it all.
  * Durability is off: the data is thrown away.
  */
-export async function startPostgres() {
-  const bin = postgresBin();
-  if (!bin) throw new Error('PostgreSQL is not installed: initdb and pg_ctl were not found (apt-get install postgresql, or set BURROW_PG_BIN)');
-  const owner = postgresAccount();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-pg-'));
-  const data = path.join(dir, 'data');
-  const socket = path.join(dir, 'socket');
-  fs.mkdirSync(socket);
-  if (owner) {
-    fs.chownSync(dir, owner.uid, owner.gid);
-    fs.chownSync(socket, owner.uid, owner.gid);
-  }
-  const port = await freePort();
-  let stopped = false;
-  const stop = () => {
-    if (stopped) return;
-    stopped = true;
-    try {
-      if (fs.existsSync(path.join(data, 'postmaster.pid'))) run(owner, path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
-    } catch {
-      // Gone already; the folder goes all the same.
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  };
-  process.once('exit', stop);
-  try {
-    run(owner, path.join(bin, 'initdb'), ['-D', data, '-U', 'burrow', '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8', '--no-sync', '--no-instructions']);
-    const settings = [`-p ${port}`, `-k ${socket}`, '-c listen_addresses=127.0.0.1', '-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off', '-c max_connections=200'].join(' ');
-    run(owner, path.join(bin, 'pg_ctl'), ['-D', data, '-o', settings, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
-  } catch (error) {
-    const log = path.join(dir, 'server.log');
-    const detail = fs.existsSync(log) ? `\n${fs.readFileSync(log, 'utf8').slice(-2000)}` : '';
-    stop();
-    throw new Error(`${error.message}${detail}`);
-  }
-  const url = (database) => `postgres://burrow@127.0.0.1:${port}/${encodeURIComponent(database)}`;
-  return {
-    port,
-    url,
-    async createDatabase(name) {
-      if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`database names here are lower-case words, got ${JSON.stringify(name)}`);
-      const { default: pg } = await import('pg');
-      const client = new pg.Client({ connectionString: url('postgres') });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await client.end();
-      }
-      return url(name);
-    },
-    stop,
-  };
+export function startPostgres() {
+  return startPrivatePostgres(['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off', '-c max_connections=200']);
 }
 
 /**
