@@ -32,6 +32,11 @@ export type CoreOptions = {
   log: { warn: (object: unknown, message: string) => void };
   /** Replaces the global fetch for outgoing calls (reCAPTCHA verification in tests). */
   fetchImpl?: typeof fetch;
+  /**
+   * Whether to hear what other instances publish (a server does; a command-line run only tells
+   * the running instances about its changes and keeps no connection open for them).
+   */
+  listen?: boolean;
 };
 
 /**
@@ -41,7 +46,7 @@ export type CoreOptions = {
  */
 export async function createCoreServices(config: Config, options: CoreOptions): Promise<CoreServices> {
   const db = await openDatabase(config.database, { poolSize: config.databasePoolSize });
-  const cluster = createCluster(db, { url: isPostgresUrl(config.database) ? config.database : undefined, log: options.log });
+  const cluster = createCluster(db, { url: isPostgresUrl(config.database) && options.listen !== false ? config.database : undefined, log: options.log });
   try {
     const settings = await createSettingsService(db, cluster);
     const scopes = createScopes(config, settings);

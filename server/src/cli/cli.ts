@@ -73,7 +73,7 @@ async function openStores(config: Config) {
   fs.mkdirSync(config.root, { recursive: true, mode: config.dirMode });
   const log = { warn: (message: string) => process.stdout.write(`${message}\n`) } as never;
   // The same core services the server builds (see core-services.ts), without the feature modules.
-  const core = await createCoreServices(config, { log });
+  const core = await createCoreServices(config, { log, listen: false });
   const { db, settings, scopes, usersRepository: users, users: usersService } = core;
   await bootstrapAdmin({ config, users, scopes, log, onPassword: (password) => process.stdout.write(`created user "admin" with password ${password}\n`) });
   return { db, settings, scopes, users, usersService };

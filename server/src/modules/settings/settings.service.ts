@@ -101,13 +101,18 @@ export async function createSettingsService(db: Db, cluster?: Cluster) {
     for (const listener of listeners) listener(settings, origin);
   };
 
+  // Changed on another instance: read again. A read that fails (the database going away as the
+  // server stops) keeps the copy in memory; the next change or reconnection reads again.
   cluster?.on('settings', () => {
-    void repository.all().then((rows) => {
-      const stored = rows.get(SETTINGS_KEY);
-      if (!stored) return;
-      cached = { ...freshSettings(), ...JSON.parse(stored) };
-      notify(normaliseOnRead(cached), 'elsewhere');
-    });
+    void repository
+      .all()
+      .then((rows) => {
+        const stored = rows.get(SETTINGS_KEY);
+        if (!stored) return;
+        cached = { ...freshSettings(), ...JSON.parse(stored) };
+        notify(normaliseOnRead(cached), 'elsewhere');
+      })
+      .catch(() => undefined);
   });
 
   return {
@@ -122,7 +127,8 @@ export async function createSettingsService(db: Db, cluster?: Cluster) {
       await repository.update(SETTINGS_KEY, JSON.stringify(next));
       cached = next;
       notify(this.get(), 'here');
-      await cluster?.publish('settings');
+      // Saved already: a failed notice leaves the others to their next reconnection's re-read.
+      await cluster?.publish('settings').catch(() => undefined);
       return this.get();
     },
     async update(update: SettingsUpdate): Promise<Settings> {
