@@ -11,6 +11,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     // With BURROW_TEST_DATABASE=postgres: a private PostgreSQL cluster for the run.
     globalSetup: ['src/test-support/global-setup.ts'],
+    setupFiles: ['src/test-support/setup-file.ts'],
     testTimeout: 30000,
     hookTimeout: 60000,
     pool: 'forks',

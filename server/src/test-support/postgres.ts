@@ -188,6 +188,37 @@ export async function setupTestCluster(): Promise<(() => void) | undefined> {
 let sequence = 0;
 const databases = new Map<string, string>();
 
+type AdminClient = { query(text: string): Promise<unknown>; end(): Promise<void> };
+/** One connection per test process for creating and dropping test databases. */
+let admin: Promise<AdminClient> | undefined;
+/**
+ * The next test database, copied from the template in the background while a test runs (a copy
+ * takes a good part of a short test's time); dropped by `releaseTestDatabases` if nobody takes it.
+ */
+let spare: Promise<string> | undefined;
+
+function adminClient(): Promise<AdminClient> {
+  admin ??= (async () => {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: clusterUrl });
+    await client.connect();
+    return client;
+  })();
+  return admin;
+}
+
+async function copyTemplate(): Promise<string> {
+  const name = `t_${process.pid}_${++sequence}_${Date.now().toString(36)}`;
+  await (await adminClient()).query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(TEMPLATE)}`);
+  return name;
+}
+
+function prepareSpare(): void {
+  spare = copyTemplate();
+  // A failed copy is reported to the test that takes it.
+  spare.catch(() => undefined);
+}
+
 /**
  * The database a test should open in place of the SQLite `file`: the file itself normally; on a
  * PostgreSQL run, a fresh database on the test cluster, the same one every time for the same file
@@ -197,21 +228,19 @@ export async function testDatabase(file: string): Promise<string> {
   if (!testingOnPostgres()) return file;
   const known = databases.get(file);
   if (known) return known;
-  const server = clusterUrl;
-  if (!server) throw new Error('BURROW_TEST_DATABASE=postgres, but no test cluster runs (the vitest global setup starts it)');
-  const name = `t_${process.pid}_${++sequence}_${Date.now().toString(36)}`;
-  const url = new URL(server);
-  const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: server });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(TEMPLATE)}`);
-  } finally {
-    await client.end();
-  }
+  if (!clusterUrl) throw new Error('BURROW_TEST_DATABASE=postgres, but no test cluster runs (the vitest global setup starts it)');
+  const taken = spare ?? copyTemplate();
+  spare = undefined;
+  const name = await taken;
+  prepareSpare();
+  const url = new URL(clusterUrl);
   url.pathname = `/${name}`;
   databases.set(file, url.toString());
   return url.toString();
+}
+
+async function dropDatabaseNamed(name: string): Promise<void> {
+  await (await adminClient()).query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
 }
 
 /** Drops the database `testDatabase` made for `file` (nothing on a SQLite run). */
@@ -219,15 +248,21 @@ export async function dropTestDatabase(file: string): Promise<void> {
   const url = databases.get(file);
   if (!url) return;
   databases.delete(file);
-  const server = clusterUrl!;
-  const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: server });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(decodeURIComponent(new URL(url).pathname.slice(1)))} WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
+  await dropDatabaseNamed(decodeURIComponent(new URL(url).pathname.slice(1)));
+}
+
+/**
+ * After each test file (see setup-file.ts): drops the spare database and closes the admin
+ * connection, so a run leaves only what its tests kept on purpose.
+ */
+export async function releaseTestDatabases(): Promise<void> {
+  const pending = spare;
+  spare = undefined;
+  const name = await pending?.catch(() => undefined);
+  if (name) await dropDatabaseNamed(name);
+  const client = admin;
+  admin = undefined;
+  await (await client?.catch(() => undefined))?.end();
 }
 
 /** A cluster to make databases on, and how to let it go. */
