@@ -4,8 +4,8 @@
 // web suite, whose size budget measures the build), then prints one closing line
 // "N passed, N failed, N skipped" summed from their JSON reports, each lint check counting as one
 // test. Exits non-zero when any check or test fails or a suite could not report. Arguments pick
-// parts: `lint`, `server`, `web`, `e2e`.
-import { spawnSync } from 'node:child_process';
+// parts: `lint`, `server` (both engines), `server-postgres`, `web`, `e2e`.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,9 +24,36 @@ function run(command, args, options = {}) {
   return result.status ?? 1;
 }
 
-function vitestSuite(workspace, { label = workspace, env = {}, filters = [] } = {}) {
+/**
+ * Runs a command with its output passed on line by line, each line marked with `label` (two
+ * suites may run side by side); resolves to the exit status.
+ */
+function runLabelled(label, command, args, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...options });
+    for (const [stream, sink] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      let partial = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk) => {
+        const lines = (partial + chunk).split('\n');
+        partial = lines.pop();
+        for (const line of lines) sink.write(`[${label}] ${line}\n`);
+      });
+      stream.on('end', () => {
+        if (partial) sink.write(`[${label}] ${partial}\n`);
+      });
+    }
+    child.on('error', () => resolve(1));
+    child.on('close', (status) => resolve(status ?? 1));
+  });
+}
+
+async function vitestSuite(workspace, { label = workspace, env = {} } = {}) {
   const report = path.join(reports, `${label}.json`);
-  const status = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...filters], {
+  const status = await runLabelled(label, 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
     cwd: path.join(root, workspace),
     env: { ...process.env, ...env },
   });
@@ -108,21 +135,16 @@ const wants = (name) => only.length === 0 || only.includes(name);
 if (wants('lint')) lintChecks();
 const webSuite = wants('web') && fs.existsSync(path.join(root, 'web/vitest.config.ts'));
 const browserSuite = wants('e2e') && fs.existsSync(path.join(root, 'e2e/playwright.config.ts'));
-if (wants('server')) vitestSuite('server');
-// The server's database tests again, every database on a private PostgreSQL cluster the suite
-// starts itself; without PostgreSQL installed that run fails (it is never skipped). Within the
-// CI time budget this covers the storage layer, the command line and every module that keeps
-// records; `npm run test:postgres -w server` runs the whole server suite on PostgreSQL.
-const PostgresFilters = [
-  'src/storage/',
-  'src/cli/cli.test.ts',
-  'src/cli/migrate.test.ts',
-  'src/compat/',
-  ...['users', 'auth', 'settings', 'shares', 'trash', 'api-tokens', 'two-factor', 'audit', 'oidc', 'import', 'uploads/tus.routes', 'uploads/tus.instances', 'uploads/upload-sweeper', 'webdav/webdav.methods', 'webdav/webdav.instances', 'search'].map((name) => `src/modules/${name}`),
-];
+// The server suite runs twice, side by side: on SQLite, and on a private PostgreSQL cluster that
+// the suite starts itself (every database of every test there; without PostgreSQL installed that
+// run fails, it is never skipped). Each run keeps one test file at a time; much of a server test
+// is waiting on sockets, child processes and the disk, so two runs share two cores well.
+const serverRuns = [];
+if (wants('server')) serverRuns.push(vitestSuite('server'));
 if (wants('server') || only.includes('server-postgres')) {
-  vitestSuite('server', { label: 'server-postgres', env: { BURROW_TEST_DATABASE: 'postgres' }, filters: PostgresFilters });
+  serverRuns.push(vitestSuite('server', { label: 'server-postgres', env: { BURROW_TEST_DATABASE: 'postgres' } }));
 }
+await Promise.all(serverRuns);
 // The build comes before the web suite, whose start-up size budget measures web/dist, and is
 // the one the browser tests then run against (the whole app for them, only the web app otherwise).
 let built = true;
@@ -133,7 +155,7 @@ if (webSuite || browserSuite) {
     totals.failed += 1;
   }
 }
-if (webSuite) vitestSuite('web');
+if (webSuite) await vitestSuite('web');
 if (browserSuite && built) playwrightSuite();
 
 for (const problem of problems) console.error(`test run problem: ${problem}`);
