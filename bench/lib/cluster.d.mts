@@ -1,4 +1,4 @@
-// Types of cluster.mjs, for the browser tests that import it.
+// Types of cluster.mjs, for the server and browser tests that import it.
 
 export type Postgres = {
   port: number;
@@ -16,6 +16,8 @@ export type Proxy = {
   port: number;
   /** Answers each backend gave, by its index. */
   served: number[];
+  /** Points backend `index` at another port (a restarted instance). */
+  setBackend(index: number, port: number): void;
   close(): Promise<void>;
 };
 

@@ -14,7 +14,10 @@ export function startPostgres() {
 
 /**
  * A round-robin HTTP proxy on a free 127.0.0.1 port: each request, and each WebSocket upgrade,
- * goes to the next backend in turn. `served[i]` counts the answers backend i gave.
+ * goes to the next backend in turn. A backend that refuses the connection is skipped for that
+ * request while nothing of the body has been sent, as a load balancer's health checks would
+ * arrange; one that fails midway cuts the client's connection. `served[i]` counts the answers
+ * backend i gave; `setBackend(i, port)` points backend i at a restarted instance.
  */
 export async function startProxy(backends) {
   const ports = [...backends];
@@ -29,7 +32,7 @@ export async function startProxy(backends) {
     return lines.join('\r\n') + '\r\n\r\n';
   };
 
-  const server = http.createServer((incoming, outgoing) => {
+  const forward = (incoming, outgoing, tries) => {
     const index = pick();
     const headers = { ...incoming.headers, 'x-forwarded-for': incoming.socket.remoteAddress ?? '' };
     const upstream = http.request({ host: '127.0.0.1', port: ports[index], method: incoming.method, path: incoming.url, headers, agent }, (response) => {
@@ -38,15 +41,32 @@ export async function startProxy(backends) {
       response.pipe(outgoing);
       response.on('error', () => outgoing.destroy());
     });
-    upstream.on('error', () => {
+    let started = false;
+    const start = () => {
+      if (started) return;
+      started = true;
+      incoming.pipe(upstream);
+    };
+    upstream.on('error', (error) => {
+      if (!started && error.code === 'ECONNREFUSED' && tries > 1) {
+        forward(incoming, outgoing, tries - 1);
+        return;
+      }
       if (!outgoing.headersSent) outgoing.writeHead(502).end();
       else outgoing.destroy();
+      incoming.destroy();
+    });
+    upstream.on('socket', (socket) => {
+      // A reused keep-alive socket is connected already.
+      if (socket.connecting) socket.once('connect', start);
+      else start();
     });
     outgoing.on('close', () => {
       if (!outgoing.writableFinished) upstream.destroy();
     });
-    incoming.pipe(upstream);
-  });
+  };
+
+  const server = http.createServer((incoming, outgoing) => forward(incoming, outgoing, ports.length));
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
@@ -75,6 +95,9 @@ export async function startProxy(backends) {
   return {
     port: server.address().port,
     served,
+    setBackend(index, port) {
+      ports[index] = port;
+    },
     async close() {
       for (const socket of sockets) socket.destroy();
       agent.destroy();

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectStageBytes } from '../storage/direct-io.js';
 import { acquireTestCluster, type TestCluster } from '../test-support/postgres.js';
 import { randomBytes, rawRequest, sha256, sleep, tusUrl, waitFor } from '../modules/uploads/tus.test-support.js';
-import { childTsconfig, startInstance, startProxy, type Instance, type Proxy } from './cluster.test-support.js';
+import { startProxy, type Proxy } from '../../../bench/lib/cluster.mjs';
+import { childTsconfig, startInstance, type Instance } from './cluster.test-support.js';
 
 // Three real Burrow processes on one PostgreSQL database, one root and one cache folder, behind a
 // round-robin proxy: what one instance is told, every instance must act on.
