@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig, mergeConfig } from 'vitest/config';
 import viteConfig from './vite.config';
 
@@ -10,6 +11,9 @@ export default mergeConfig(
       setupFiles: ['src/test-setup.ts'],
       testTimeout: 15_000,
       restoreMocks: true,
+      // Each file sets up its own DOM and waits on nothing else: one file per core (the default
+      // leaves a core free, half of a two-core machine).
+      maxWorkers: os.availableParallelism(),
     },
   }),
 );
