@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, afterEach } from 'vitest';
 import { createTestApp, type TestApp } from './app.js';
 import { acquireTestCluster, type TestCluster } from './postgres.js';
 
@@ -18,14 +19,14 @@ async function instancesCluster(): Promise<TestCluster> {
   return cluster;
 }
 
-export async function releaseInstancesCluster(): Promise<void> {
+async function releaseInstancesCluster(): Promise<void> {
   await cluster?.release();
   cluster = undefined;
 }
 
 let sequence = 0;
 
-export async function startInstances(overrides: Record<string, unknown> = {}): Promise<Instances> {
+async function startInstances(overrides: Record<string, unknown> = {}): Promise<Instances> {
   const database = await (await instancesCluster()).createDatabase(`instances_${++sequence}`);
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-instances-'));
   const root = path.join(base, 'root');
@@ -55,5 +56,22 @@ export async function startInstances(overrides: Record<string, unknown> = {}): P
         fs.rmSync(base, { recursive: true, force: true });
       }
     },
+  };
+}
+
+/**
+ * For a test file about instances: whatever a test started is closed after it, and the cluster
+ * after the file. Returns how a test starts its two instances.
+ */
+export function instancesPerTest(): (overrides?: Record<string, unknown>) => Promise<Instances> {
+  let current: Instances | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  afterAll(releaseInstancesCluster);
+  return async (overrides = {}) => {
+    current = await startInstances(overrides);
+    return current;
   };
 }

@@ -1,26 +1,19 @@
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test-support/app.js';
-import { releaseInstancesCluster, startInstances, type Instances } from '../../test-support/instances.js';
+import { instancesPerTest, type Instances } from '../../test-support/instances.js';
 import { portOf, requestLink, uploader } from '../shares/file-requests.test-support.js';
 import { uploadLockKey } from './upload-context.js';
 import { fileSha256, randomBytes, rawRequest, sha256, sleep, tusClient, tusUrl, uploadRows, waitFor } from './tus.test-support.js';
 
 // Two instances over one PostgreSQL database, one root and one cache folder.
-let instances: Instances | undefined;
-afterEach(async () => {
-  await instances?.close();
-  instances = undefined;
-});
-afterAll(async () => {
-  await releaseInstancesCluster();
-});
+const startInstances = instancesPerTest();
 
 describe('tus uploads across instances', () => {
   it('completes a correct file from chunks that alternate between the instances', async () => {
-    instances = await startInstances();
+    const instances = await startInstances();
     const { a, b, root } = instances;
     const token = await a.login();
     const data = randomBytes(700_000, 21);
@@ -41,7 +34,7 @@ describe('tus uploads across instances', () => {
   });
 
   it('refuses a PATCH on one instance (423) while the other one writes the upload', async () => {
-    instances = await startInstances();
+    const instances = await startInstances();
     const { a, b, root } = instances;
     const token = await a.login();
     await a.app.listen({ port: 0, host: '127.0.0.1' });
@@ -76,7 +69,7 @@ describe('tus uploads across instances', () => {
   });
 
   it('resumes on the other instance, from the recorded offset, once a dead holder lease lapses', async () => {
-    instances = await startInstances();
+    const instances = await startInstances();
     const { a, b, root } = instances;
     const token = await a.login();
     const data = randomBytes(300_000, 23);
@@ -106,7 +99,7 @@ describe('tus uploads across instances', () => {
   });
 
   it('stops a writer whose lease was taken over: it records nothing and answers 423', async () => {
-    instances = await startInstances();
+    const instances = await startInstances();
     const { a, b, root } = instances;
     const token = await a.login();
     await a.app.listen({ port: 0, host: '127.0.0.1' });
@@ -140,7 +133,7 @@ describe('tus uploads across instances', () => {
   });
 
   it('runs the sweep once per period and does not take staging files another instance may be writing', async () => {
-    instances = await startInstances({ uploadExpiry: 3600 });
+    const instances = await startInstances({ uploadExpiry: 3600 });
     const { a, b } = instances;
     const token = await a.login();
     expect((await tusClient(a, token).create('/kept.bin', 10)).statusCode).toBe(201);
@@ -184,7 +177,7 @@ function startThird(running: Instances): Promise<TestApp> {
 
 describe('upload-only links across instances', () => {
   it('holds the file limit when parallel uploads go to both instances', async () => {
-    instances = await startInstances();
+    const instances = await startInstances();
     const { a, b, root } = instances;
     const token = await a.login();
     fs.mkdirSync(path.join(root, 'inbox'));
@@ -198,7 +191,7 @@ describe('upload-only links across instances', () => {
   });
 
   it('holds the size limit when parallel uploads go to both instances', async () => {
-    instances = await startInstances();
+    const instances = await startInstances();
     const { a, b, root } = instances;
     const token = await a.login();
     fs.mkdirSync(path.join(root, 'drop'));

@@ -1,22 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { InjectOptions } from 'fastify';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeUser, type TestApp } from '../../test-support/app.js';
-import { releaseInstancesCluster, startInstances, type Instances } from '../../test-support/instances.js';
+import { instancesPerTest, type Instances } from '../../test-support/instances.js';
 import { putUser } from '../../test-support/users-api.js';
 import { sleep, waitFor } from '../uploads/tus.test-support.js';
 import { basicHeader, passwordOf } from './webdav.test-support.js';
 
 // Two instances over one PostgreSQL database, one root and one cache folder.
-let instances: Instances | undefined;
-afterEach(async () => {
-  await instances?.close();
-  instances = undefined;
-});
-afterAll(async () => {
-  await releaseInstancesCluster();
-});
+const startInstances = instancesPerTest();
 
 const lockBody = `<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner>u</D:owner></D:lockinfo>`;
 
@@ -34,7 +27,7 @@ async function withUser(): Promise<Instances> {
 
 describe('WebDAV locks across instances', () => {
   it('honours a lock taken through one instance on the other: 423 without the token, the token works, UNLOCK frees it', async () => {
-    instances = await withUser();
+    const instances = await withUser();
     const { a, b, root } = instances;
     const locked = await dav(a, 'LOCK', '/doc.txt', { headers: { timeout: 'Second-600' }, payload: lockBody });
     expect(locked.statusCode).toBe(200);
@@ -61,7 +54,7 @@ describe('WebDAV locks across instances', () => {
   });
 
   it('lets a lock expire on every instance', async () => {
-    instances = await withUser();
+    const instances = await withUser();
     const { a, b } = instances;
     expect((await dav(a, 'LOCK', '/doc.txt', { headers: { timeout: 'Second-1' }, payload: lockBody })).statusCode).toBe(200);
     expect((await dav(b, 'PUT', '/doc.txt', { payload: 'early' })).statusCode).toBe(423);
@@ -70,7 +63,7 @@ describe('WebDAV locks across instances', () => {
   });
 
   it('gives one of two clients locking at once through both instances the lock', async () => {
-    instances = await withUser();
+    const instances = await withUser();
     const { a, b } = instances;
     // Signed in once on each first: six password checks at once would meet the login's pacing.
     for (const t of [a, b]) expect((await dav(t, 'PROPFIND', '/', { headers: { depth: '0' } })).statusCode).toBe(207);
@@ -79,7 +72,7 @@ describe('WebDAV locks across instances', () => {
   });
 
   it('drops the locks of a deleted resource on every instance', async () => {
-    instances = await withUser();
+    const instances = await withUser();
     const { a, b } = instances;
     const locked = await dav(a, 'LOCK', '/doc.txt', { payload: lockBody });
     const token = String(locked.headers['lock-token']).slice(1, -1);
@@ -90,7 +83,7 @@ describe('WebDAV locks across instances', () => {
 
 describe('remembered WebDAV logins across instances', () => {
   it('stop working on the other instance within a second of a password change', async () => {
-    instances = await withUser();
+    const instances = await withUser();
     const { a, b } = instances;
     const user = (await a.app.services.usersRepository.findByUsername('u'))!;
     expect((await dav(b, 'PROPFIND', '/', { headers: { depth: '0' } })).statusCode).toBe(207);
@@ -107,7 +100,7 @@ describe('remembered WebDAV logins across instances', () => {
   });
 
   it('are forgotten on every instance when the user changes in any other way or is deleted', async () => {
-    instances = await withUser();
+    const instances = await withUser();
     const { a, b } = instances;
     const user = (await a.app.services.usersRepository.findByUsername('u'))!;
     const admin = await a.login();
