@@ -13,8 +13,9 @@ export async function serve(config: Config): Promise<void> {
     onAdminPassword: (password) => process.stdout.write(`created user "admin" with the generated password ${password} (shown once; change it after logging in)\n`),
   });
   let closing = false;
-  // Gives memory back once the server goes quiet after a burst of work.
-  const trimmer = startIdleTrimmer();
+  // Gives memory back once the server goes quiet after a burst of work: the search index's
+  // page cache (searches and walks fill it), V8's garbage, malloc's free memory.
+  const trimmer = startIdleTrimmer({ release: () => app.services.search.releaseMemory() });
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;

@@ -62,6 +62,15 @@ describe('idle trimmer', () => {
     for (let waited = 0; trimmer.trims === 0 && waited < 5000; waited += 100) await sleep(100);
     expect(trimmer.trims).toBe(1);
   });
+
+  it('empties the given caches first in the default trim', async () => {
+    let released = 0;
+    trimmer = startIdleTrimmer({ intervalMs: 150, busyMs: 20, idleShare: 0.5, release: () => released++ });
+    burn(60);
+    for (let waited = 0; trimmer.trims === 0 && waited < 5000; waited += 100) await sleep(100);
+    expect(trimmer.trims).toBe(1);
+    expect(released).toBe(1);
+  });
 });
 
 describe('malloc arenas', () => {

@@ -46,12 +46,16 @@ function fullCollector(): (() => void) | null {
   return collector;
 }
 
-/** Collects the garbage of the last burst of work, then gives malloc's free memory back. */
-function defaultTrim(): (() => void) | undefined {
+/**
+ * Hands back the caches `release` empties, collects the garbage of the last burst of work, then
+ * gives malloc's free memory back.
+ */
+function defaultTrim(release?: () => void): (() => void) | undefined {
   const mallocTrim = libcFunction('int malloc_trim(size_t pad)');
   const collect = fullCollector();
-  if (!mallocTrim && !collect) return undefined;
+  if (!mallocTrim && !collect && !release) return undefined;
   return () => {
+    release?.();
     collect?.();
     if (mallocTrim) mallocTrim(0);
   };
@@ -68,6 +72,8 @@ export type IdleTrimOptions = {
   idleShare?: number;
   /** What to do once idle after work; by default, collect V8's garbage and hand malloc's free memory back to the system. */
   trim?: () => void;
+  /** Caches to empty before the default trim (the search index's page cache). */
+  release?: () => void;
 };
 
 /**
@@ -81,7 +87,7 @@ export function startIdleTrimmer(options: IdleTrimOptions = {}): IdleTrimmer {
   const intervalMs = options.intervalMs ?? 5000;
   const busyUs = (options.busyMs ?? 500) * 1000;
   const idleUs = intervalMs * 1000 * (options.idleShare ?? 0.1);
-  const trim = options.trim ?? defaultTrim();
+  const trim = options.trim ?? defaultTrim(options.release);
   let trims = 0;
   if (!trim) return { stop: () => undefined, trims };
   const cpuNow = () => {

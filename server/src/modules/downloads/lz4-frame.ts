@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Transform, type TransformCallback } from 'node:stream';
 import { Worker } from 'node:worker_threads';
+import { keepYoungGenerationSmallAfter } from '../../storage/young-generation.js';
 
 /**
  * The LZ4 frame format (what the `lz4` tool reads and writes), written as a stream. The input is
@@ -16,7 +17,7 @@ const BLOCK_SIZE_CODE = 6;
 /** Blocks handed to the worker before the stream waits for the oldest. */
 const IN_FLIGHT = 2;
 /** The worker stops when no block came for this long; the next archive starts it again. */
-const IDLE_MS = 30_000;
+const IDLE_MS = 10_000;
 
 const MAGIC = 0x184d2204;
 /** Version 01, independent blocks, no block or content checksum, no content size, no dictionary. */
@@ -98,7 +99,7 @@ class Lz4Worker {
         }
       });`;
     // The worker runs plain JavaScript: none of the parent's loader flags apply to it.
-    const worker = new Worker(source, { eval: true, execArgv: [] });
+    const worker = keepYoungGenerationSmallAfter(new Worker(source, { eval: true, execArgv: [] }));
     worker.unref();
     worker.on('message', ({ id, out, stored, error }: { id: number; out?: Uint8Array; stored?: boolean; error?: string }) => {
       const job = this.#jobs.get(id);

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { keepYoungGenerationSmallAfter } from '../../storage/young-generation.js';
 import { createStatColumns, type StatColumns } from './entry-stats.js';
 import type { StatRequest } from './entry-stats.worker.js';
 
@@ -90,7 +91,7 @@ export class EntryStatPool {
     if (!this.available) return undefined;
     const workers: Worker[] = [];
     try {
-      for (let index = 0; index < this.size; index++) workers.push(this.#watch(spawnWorker()));
+      for (let index = 0; index < this.size; index++) workers.push(this.#watch(keepYoungGenerationSmallAfter(spawnWorker())));
     } catch {
       for (const worker of workers) void worker.terminate();
       this.#failures++;

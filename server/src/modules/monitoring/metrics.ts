@@ -28,6 +28,8 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
  * that several servers in one process keep separate figures). Process figures (memory, CPU, event
  * loop lag, handles) come from prom-client's default collectors.
  */
+export type Metrics = ReturnType<typeof createMetrics>;
+
 export function createMetrics(sources: MetricsSources) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });

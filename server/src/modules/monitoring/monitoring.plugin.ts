@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiPaths, ApiTags, HealthLive, HealthReady, mediaResponse, responses } from '@burrow/protocol';
 import type { Config } from '../../config.js';
@@ -9,7 +9,7 @@ import { createUploadsRepository } from '../uploads/uploads.repository.js';
 import { forbidden, notFound, unauthorized } from '../../errors.js';
 import { isTrustedProxy } from '../auth/proxy.js';
 import { archiveChannel, type ArchiveAnnouncement } from '../downloads/send-archive.js';
-import { createMetrics, type IndexStatus } from './metrics.js';
+import type { IndexStatus, Metrics } from './metrics.js';
 
 export type MonitoringOptions = {
   config: Pick<Config, 'metrics' | 'metricsToken' | 'metricsAllowedAddresses'>;
@@ -40,50 +40,13 @@ function sameSecret(given: string, expected: string): boolean {
 /**
  * Operations: `/health` (live, as before), `/health/live`, `/health/ready` (the database answers
  * and the search index has finished its first build) and, when turned on, `/metrics` in
- * Prometheus' text format. Every request is measured, whether or not metrics are served, so that
- * turning them on never changes the request path.
+ * Prometheus' text format. Metrics are turned on or off at start; when off, nothing is measured
+ * and the metrics library is never loaded (its collectors keep a timer and a few megabytes).
  */
 export const monitoringPlugin = fp<MonitoringOptions>(async (app, options) => {
   const { config, db, searchIndex } = options;
-  const uploads = createUploadsRepository(db);
   const health = createHealthRepository(db);
-  const metrics = createMetrics({
-    uploadsInProgress: () => uploads.count(),
-    searchIndex,
-  });
-
-  app.addHook('onRequest', async (request, reply) => {
-    const started = process.hrtime.bigint();
-    const before = socketBytes(request);
-    metrics.requestStarted();
-    // 'close' comes once for every answer, finished or cut off by the client.
-    reply.raw.once('close', () => {
-      const after = socketBytes(request);
-      const route = request.routeOptions.url ?? '(unmatched)';
-      const status = reply.raw.statusCode;
-      // Downloads sent with sendfile bypass the socket's own counters: an answer that finished
-      // counts its declared length; one cut off counts what the socket saw go out.
-      const declared = contentLength(reply.getHeader('content-length'));
-      const bytesOut = reply.raw.writableFinished && declared > 0 ? declared : after.written - before.written;
-      const bytesIn = after.read > before.read ? after.read - before.read : contentLength(request.headers['content-length']);
-      metrics.requestEnded({ method: request.method, route, status, seconds: Number(process.hrtime.bigint() - started) / 1e9, bytesIn, bytesOut });
-      if (request.method === 'PATCH' && route.startsWith(ApiPaths.tus)) metrics.tusChunk(status);
-      if (request.method === 'POST' && route === ApiPaths.login && status === 403) metrics.loginFailed();
-    });
-  });
-
-  // Archives announce themselves on a diagnostics channel, so the downloads code knows nothing of metrics.
-  const onArchive = (message: unknown) => {
-    const { format, ended } = message as ArchiveAnnouncement;
-    metrics.archiveStarted(format);
-    void ended.then(() => metrics.archiveEnded());
-  };
-  archiveChannel.subscribe(onArchive);
-  app.addHook('onClose', async () => {
-    archiveChannel.unsubscribe(onArchive);
-  });
-
-  app.decorate('metrics', metrics);
+  const metrics = config.metrics ? await measureRequests(app, options) : undefined;
 
   const live = async () => ({ status: 'OK' });
   const tags = [ApiTags.monitoring];
@@ -124,20 +87,56 @@ export const monitoringPlugin = fp<MonitoringOptions>(async (app, options) => {
     response: responses({ 200: mediaResponse('Metrics in the Prometheus text format', ['text/plain']) }),
   };
   app.get('/metrics', { schema: metricsSchema }, async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!config.metrics) throw notFound();
     const verdict = allowed(request);
     if (verdict === 'unauthorized') {
       reply.header('www-authenticate', 'Bearer realm="metrics"');
       throw unauthorized();
     }
     if (verdict === 'forbidden') throw forbidden();
+    if (!metrics) throw notFound();
     const text = await metrics.registry.metrics();
     return reply.header('cache-control', 'no-store').type(metrics.registry.contentType).send(text);
   });
 });
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    metrics: ReturnType<typeof createMetrics>;
-  }
+/** Measures every request and archive into the server's metrics. */
+async function measureRequests(app: FastifyInstance, options: MonitoringOptions): Promise<Metrics> {
+  const { createMetrics } = await import('./metrics.js');
+  const uploads = createUploadsRepository(options.db);
+  const metrics = createMetrics({
+    uploadsInProgress: () => uploads.count(),
+    searchIndex: options.searchIndex,
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    const started = process.hrtime.bigint();
+    const before = socketBytes(request);
+    metrics.requestStarted();
+    // 'close' comes once for every answer, finished or cut off by the client.
+    reply.raw.once('close', () => {
+      const after = socketBytes(request);
+      const route = request.routeOptions.url ?? '(unmatched)';
+      const status = reply.raw.statusCode;
+      // Downloads sent with sendfile bypass the socket's own counters: an answer that finished
+      // counts its declared length; one cut off counts what the socket saw go out.
+      const declared = contentLength(reply.getHeader('content-length'));
+      const bytesOut = reply.raw.writableFinished && declared > 0 ? declared : after.written - before.written;
+      const bytesIn = after.read > before.read ? after.read - before.read : contentLength(request.headers['content-length']);
+      metrics.requestEnded({ method: request.method, route, status, seconds: Number(process.hrtime.bigint() - started) / 1e9, bytesIn, bytesOut });
+      if (request.method === 'PATCH' && route.startsWith(ApiPaths.tus)) metrics.tusChunk(status);
+      if (request.method === 'POST' && route === ApiPaths.login && status === 403) metrics.loginFailed();
+    });
+  });
+
+  // Archives announce themselves on a diagnostics channel, so the downloads code knows nothing of metrics.
+  const onArchive = (message: unknown) => {
+    const { format, ended } = message as ArchiveAnnouncement;
+    metrics.archiveStarted(format);
+    void ended.then(() => metrics.archiveEnded());
+  };
+  archiveChannel.subscribe(onArchive);
+  app.addHook('onClose', async () => {
+    archiveChannel.unsubscribe(onArchive);
+  });
+  return metrics;
 }

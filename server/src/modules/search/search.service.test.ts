@@ -41,6 +41,20 @@ async function collect(service: SearchService, user: UserRecord, folder: string,
 }
 
 describe('search service', () => {
+  it('hands its page cache back at any time, and searches as before afterwards', async () => {
+    makeTree(t.root, ['docs/plan.txt', 'docs/old/plan-v1.txt', 'music/a.mp3']);
+    const service = await standalone();
+    service.releaseMemory();
+    await service.start();
+    await service.ready();
+    expect(await collect(service, admin, '/', 'plan')).toHaveLength(2);
+    service.releaseMemory();
+    expect(await collect(service, admin, '/', 'plan')).toHaveLength(2);
+    await service.stop();
+    services.splice(services.indexOf(service), 1);
+    service.releaseMemory();
+  });
+
   it('on PostgreSQL keeps the index in the database, with the same answers', async () => {
     makeTree(t.root, ['music/a.mp3', 'music/b.flac', 'music/notes.txt', 'music/live/c.ogg']);
     const cluster = await acquireTestCluster();

@@ -157,8 +157,11 @@ export function createSearchService(
         if (shared()) await deps.cluster!.publish(TOPIC, 'complete');
       }
       const seconds = (Date.now() - started) / 1000;
+      // Counting reads the whole index into the page cache, which goes back right after.
+      const entries = await store.count();
+      store.releaseMemory();
       log.info(
-        { entries: await store.count(), walked: result.walked, inserted: result.inserted, removed: result.removed, seconds, perSecond: Math.round(result.walked / Math.max(seconds, 0.001)) },
+        { entries, walked: result.walked, inserted: result.inserted, removed: result.removed, seconds, perSecond: Math.round(result.walked / Math.max(seconds, 0.001)) },
         first ? 'search index ready' : 'search index rescanned',
       );
     } finally {
@@ -351,6 +354,15 @@ export function createSearchService(
       await store?.close();
       store = undefined;
       indexer = undefined;
+    },
+
+    /** Hands the index's page cache back (a search or a walk fills it); the next search reads its pages again. */
+    releaseMemory(): void {
+      try {
+        store?.releaseMemory();
+      } catch {
+        // The index closed meanwhile (shutdown).
+      }
     },
 
     /** The index's size and how far it is behind, for monitoring; undefined while none runs. */
