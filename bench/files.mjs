@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Files benchmark: Burrow against nginx on 127.0.0.1 for a 100,000-entry listing and a 1 GiB
-// download, then a streamed zip of a 1 GiB folder of 10,000 files with Burrow's memory sampled,
+// download (from the page cache, then with the file's pages dropped before each download), then a streamed zip of a 1 GiB folder of 10,000 files with Burrow's memory sampled,
 // then that folder in every archive format beside `tar` and the same compressor at the same level
 // (BENCH_FORMATS to choose formats, '' for none; BENCH_FORMAT_RUNS runs each).
 // Data lives in a temporary folder that is removed afterwards. Sizes can be lowered through the
@@ -180,19 +180,31 @@ function curlTimed(port, urlPath, headers = {}) {
   });
 }
 
-async function measureDownload(nginx, burrow) {
+/**
+ * Drops the big file's pages from the page cache (GNU dd's `nocache` flag asks the kernel with
+ * posix_fadvise), so the next read comes from the disk. Needs no privilege.
+ */
+function dropFromPageCache(file) {
+  execFileSync('dd', [`if=${file}`, 'iflag=nocache', 'count=0', 'status=none']);
+}
+
+/** Downloads the big file from both servers, its pages cached (warmed by the first run) or dropped before each download. */
+async function measureDownload(nginx, burrow, { cached }) {
   const runs = Math.max(1, Math.min(RUNS, 3));
   const nginxRates = [];
   const burrowRates = [];
   const get = hasCurl() ? curlTimed : fetchTimed;
+  const file = path.join(data, 'big.bin');
   for (let run = 0; run < runs; run++) {
+    if (!cached) dropFromPageCache(file);
     const fromNginx = await get(nginx.port, '/big.bin');
+    if (!cached) dropFromPageCache(file);
     const fromBurrow = await get(burrow.port, '/api/raw/big.bin', { 'x-auth': burrow.token });
     if (fromBurrow.bytes !== FILE_MB * MiB || fromNginx.bytes !== FILE_MB * MiB) throw new Error('download sizes differ');
     nginxRates.push(fromNginx.bytes / fromNginx.seconds);
     burrowRates.push(fromBurrow.bytes / fromBurrow.seconds);
   }
-  return { sizeMiB: FILE_MB, runs, client: get === curlTimed ? 'curl' : 'node', nginxMiBs: median(nginxRates) / MiB, burrowMiBs: median(burrowRates) / MiB, ratio: median(burrowRates) / median(nginxRates) };
+  return { sizeMiB: FILE_MB, runs, cached, client: get === curlTimed ? 'curl' : 'node', nginxMiBs: median(nginxRates) / MiB, burrowMiBs: median(burrowRates) / MiB, ratio: median(burrowRates) / median(nginxRates) };
 }
 
 async function measureArchive(burrow) {
@@ -366,16 +378,24 @@ function table(results) {
       `${results.listing.nginxMedianMs.toFixed(1)} ms`,
       `${results.listing.burrowMedianMs.toFixed(1)} ms`,
       `${results.listing.ratio.toFixed(2)}×`,
-      '≤ 1.2× nginx time',
-      results.listing.ratio <= 1.2 ? 'yes' : 'no',
+      '≤ 1.0× nginx time',
+      results.listing.ratio <= 1.0 ? 'yes' : 'no',
     ],
     [
       `Download ${results.download.sizeMiB} MiB (median of ${results.download.runs})`,
       `${results.download.nginxMiBs.toFixed(0)} MiB/s`,
       `${results.download.burrowMiBs.toFixed(0)} MiB/s`,
       `${results.download.ratio.toFixed(2)}×`,
+      '≥ 0.95× nginx throughput',
+      results.download.ratio >= 0.95 ? 'yes' : 'no',
+    ],
+    [
+      `Download ${results.uncachedDownload.sizeMiB} MiB, not cached (median of ${results.uncachedDownload.runs})`,
+      `${results.uncachedDownload.nginxMiBs.toFixed(0)} MiB/s`,
+      `${results.uncachedDownload.burrowMiBs.toFixed(0)} MiB/s`,
+      `${results.uncachedDownload.ratio.toFixed(2)}×`,
       '≥ 0.9× nginx throughput',
-      results.download.ratio >= 0.9 ? 'yes' : 'no',
+      results.uncachedDownload.ratio >= 0.9 ? 'yes' : 'no',
     ],
     [
       `Zip ${results.archive.files} files, ${results.archive.sizeMiB} MiB`,
@@ -404,8 +424,10 @@ async function main() {
   log(`archive done: ${archive.seconds.toFixed(1)} s, peak RSS ${archive.peakRssMB.toFixed(0)} MB`);
   const listing = await measureListing(nginx, burrow);
   log(`listing done: ${listing.ratio.toFixed(2)}×`);
-  const download = await measureDownload(nginx, burrow);
+  const download = await measureDownload(nginx, burrow, { cached: true });
   log(`download done: ${download.ratio.toFixed(2)}×`);
+  const uncachedDownload = await measureDownload(nginx, burrow, { cached: false });
+  log(`uncached download done: ${uncachedDownload.ratio.toFixed(2)}×`);
   const formats = env.BENCH_FORMATS === '' ? [] : await measureFormats(burrow);
   const results = {
     date: new Date().toISOString(),
@@ -414,6 +436,7 @@ async function main() {
     burrowRuntime: burrow.runtime,
     listing,
     download,
+    uncachedDownload,
     archive,
     formats,
   };

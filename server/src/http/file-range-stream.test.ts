@@ -95,6 +95,9 @@ function download(port: number, pauses: boolean): Promise<Buffer> {
 /** Bytes the kernel sent in the current test, and descriptors duplicated but not yet released (through a counting wrapper). */
 let kernelBytes = 0;
 let copiesHeld = 0;
+/** Read-ahead requests made, and those made while the stream held no descriptor of its own. */
+let prefetches = 0;
+let prefetchesWithoutCopies = 0;
 async function countingZeroCopy(): Promise<ZeroCopy | undefined> {
   const zeroCopy = await loadZeroCopy();
   if (!zeroCopy) return undefined;
@@ -108,6 +111,11 @@ async function countingZeroCopy(): Promise<ZeroCopy | undefined> {
     release(fd) {
       copiesHeld--;
       zeroCopy.release(fd);
+    },
+    async prefetch(fileFd, position, count) {
+      prefetches++;
+      await zeroCopy.prefetch(fileFd, position, count);
+      if (copiesHeld === 0) prefetchesWithoutCopies++;
     },
     async send(socketFd, fileFd, position, count) {
       const sent = await zeroCopy.send(socketFd, fileFd, position, count);
@@ -150,6 +158,8 @@ for (const mode of modes) {
   describe(`FileRangeStream into a response, ${mode.name}`, () => {
     it('sends a whole file byte for byte, also to a client that stalls', async () => {
       kernelBytes = 0;
+      prefetches = 0;
+      prefetchesWithoutCopies = 0;
       const port = await serveRange(0, content.length - 1, await mode.zeroCopy());
       const fast = await download(port, false);
       expect(fast.length).toBe(content.length);
@@ -159,6 +169,9 @@ for (const mode of modes) {
       // The kernel took most of the bytes; the ordinary pieces only carried the rest.
       if (mode.kernel) expect(kernelBytes).toBeGreaterThan(content.length);
       else expect(kernelBytes).toBe(0);
+      // The kernel was asked to read ahead, and each request ended before the file was let go.
+      if (mode.kernel) expect(prefetches).toBeGreaterThan(0);
+      expect(prefetchesWithoutCopies).toBe(0);
       expect(await waitFor(() => openHandlesOnFile() === 0)).toBe(true);
       expect(copiesHeld).toBe(0);
     });

@@ -14,6 +14,8 @@ const PIECE = 16 * 1024;
 const FULL_SOCKET_RETRIES = 4;
 /** Most bytes one `sendfile` call may take: a call on a file not yet cached waits for the disk (on a pool thread). */
 const SEND_LIMIT = 4 * 1024 * 1024;
+/** Bytes the kernel is asked to read ahead of the sends (files not in the page cache yet). */
+const PREFETCH = 16 * 1024 * 1024;
 
 /**
  * Bytes the kernel sends bypass Node's HTTP framing: only a plain socket, a declared length (no
@@ -195,6 +197,32 @@ export class FileRangeStream extends Readable {
 
   async #sendPieces(response: http.ServerResponse, zeroCopy: ZeroCopy, socketFd: number, fileFd: number, stopped: () => boolean): Promise<void> {
     const piece = Buffer.allocUnsafeSlow(Math.min(PIECE, this.#end - this.#position));
+    // How far the kernel was asked to read ahead, and that request while it runs.
+    let prefetchedTo = this.#position;
+    let prefetching: Promise<void> | undefined;
+    const prefetch = () => {
+      if (prefetching || prefetchedTo >= this.#end || prefetchedTo - this.#position > PREFETCH / 2) return;
+      const from = Math.max(prefetchedTo, this.#position);
+      prefetchedTo = Math.min(this.#end, from + PREFETCH);
+      prefetching = zeroCopy.prefetch(fileFd, from, prefetchedTo - from).finally(() => (prefetching = undefined));
+    };
+    try {
+      await this.#sendPiecesAhead(response, zeroCopy, socketFd, fileFd, stopped, piece, prefetch);
+    } finally {
+      // The descriptors are released after this returns: the request must be done with them.
+      await prefetching;
+    }
+  }
+
+  async #sendPiecesAhead(
+    response: http.ServerResponse,
+    zeroCopy: ZeroCopy,
+    socketFd: number,
+    fileFd: number,
+    stopped: () => boolean,
+    piece: Buffer,
+    prefetch: () => void,
+  ): Promise<void> {
     let widened = false;
     while (this.#position < this.#end) {
       const length = Math.min(piece.length, this.#end - this.#position);
@@ -228,6 +256,7 @@ export class FileRangeStream extends Readable {
         if (sent === 0) throw new Error('file shrank while it was being sent');
         this.#position += sent;
         retries = 0;
+        prefetch();
       }
     }
   }

@@ -16,6 +16,12 @@ export type ZeroCopy = {
    * until it settles: pass ones from `duplicate`, which nothing else can close meanwhile.
    */
   send(socketFd: number, fileFd: number, position: number, count: number): Promise<number | 'again'>;
+  /**
+   * Asks the kernel to start reading `count` bytes of `fileFd` from `position` into the page
+   * cache (posix_fadvise WILLNEED), on a thread of the pool; pages already cached are skipped.
+   * Ahead of `send`, the disk works while the socket drains. Never rejects: it is only advice.
+   */
+  prefetch(fileFd: number, position: number, count: number): Promise<void>;
   /** A descriptor of the caller's own for the same socket or file; give it back with `release`. */
   duplicate(fd: number): number;
   release(fd: number): void;
@@ -31,6 +37,7 @@ const SOL_SOCKET = 1;
 const SO_SNDBUF = 7;
 const SEND_BUFFER_BYTES = 4 * 1024 * 1024;
 const EINTR = 4;
+const POSIX_FADV_WILLNEED = 3;
 // Duplicates close on exec, so a command started meanwhile never inherits them, and are numbered
 // from 3, so they never take the place of standard input, output or error.
 const F_DUPFD_CLOEXEC = 1030;
@@ -48,9 +55,14 @@ export async function loadZeroCopy(): Promise<ZeroCopy | undefined> {
     const setsockopt = libcFunction('int setsockopt(int fd, int level, int name, const int *value, uint32_t length)');
     const fcntl = libcFunction('int fcntl(int fd, int cmd, ...)');
     const close = libcFunction('int close(int fd)');
+    const fadvise = libcFunction('int posix_fadvise(int fd, int64_t offset, int64_t length, int advice)');
     loaded =
       sendfile && setsockopt && fcntl && close
         ? {
+            async prefetch(fileFd: number, position: number, count: number): Promise<void> {
+              if (!fadvise) return;
+              await callOnPool(fadvise, fileFd, position, count, POSIX_FADV_WILLNEED).catch(() => undefined);
+            },
             widenSendBuffer(socketFd: number): void {
               // The kernel doubles the value for its bookkeeping and caps it at net.core.wmem_max.
               setsockopt(socketFd, SOL_SOCKET, SO_SNDBUF, [SEND_BUFFER_BYTES], 4);
