@@ -15,6 +15,7 @@ import { VERSION, webAppPlugin } from './plugins/web-app.js';
 import { cutSilentConnections } from './plugins/silent-connections.js';
 import { openApiRoutes, registerOpenApi } from './plugins/openapi.js';
 import { createServices, type Services } from './services.js';
+import { lazySchemaCompilers } from './http/lazy-schema-compilers.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -65,6 +66,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: 1024 * 1024,
     rewriteUrl: (request) => stripBaseURL(request.url ?? '/', config.baseURL),
     routerOptions: { maxParamLength: 8192, ignoreDuplicateSlashes: false },
+    schemaController: lazySchemaCompilers(),
   });
 
   const fastPaths = fastPathsStatus();
