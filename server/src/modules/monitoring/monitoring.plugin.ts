@@ -87,13 +87,14 @@ export const monitoringPlugin = fp<MonitoringOptions>(async (app, options) => {
     response: responses({ 200: mediaResponse('Metrics in the Prometheus text format', ['text/plain']) }),
   };
   app.get('/metrics', { schema: metricsSchema }, async (request: FastifyRequest, reply: FastifyReply) => {
+    // Off answers as if there were no such page, whoever asks.
+    if (!metrics) throw notFound();
     const verdict = allowed(request);
     if (verdict === 'unauthorized') {
       reply.header('www-authenticate', 'Bearer realm="metrics"');
       throw unauthorized();
     }
     if (verdict === 'forbidden') throw forbidden();
-    if (!metrics) throw notFound();
     const text = await metrics.registry.metrics();
     return reply.header('cache-control', 'no-store').type(metrics.registry.contentType).send(text);
   });

@@ -36,6 +36,12 @@ describe('/metrics', () => {
     expect(await response.text()).not.toContain('burrow_');
   });
 
+  it('answers 404 when off, also to a client that may not read it', async () => {
+    const { t } = await listening({ metricsToken: 'scrape-secret-1' });
+    const response = await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '10.9.8.7' });
+    expect(response.statusCode).toBe(404);
+  });
+
   it('counts requests by route and status, bytes both ways and login failures', async () => {
     const { t, url } = await listening({ metrics: true });
     const token = await t.login();
