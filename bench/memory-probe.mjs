@@ -1,5 +1,7 @@
 // Loaded into the server under measure with `node --import ./memory-probe.mjs` by memory.mjs:
-// answers the message 'memory' on the IPC channel with where the process's memory goes. It adds
+// on SIGUSR2, writes where the process's memory goes, as JSON, to the file named by
+// BURROW_MEMORY_PROBE_FILE. A signal, not an IPC channel: the server restarts itself in place at
+// start (one malloc arena), which it does only when no parent holds a channel to it. It adds
 // no timer and no module beyond node:fs and node:v8, so it barely moves the figures it reports.
 import fs from 'node:fs';
 import v8 from 'node:v8';
@@ -10,14 +12,16 @@ function statusFields() {
   return { rss: field('VmRSS'), hwm: field('VmHWM'), rssAnon: field('RssAnon'), rssFile: field('RssFile'), threads: Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? 0) };
 }
 
-if (process.send) {
-  process.on('message', (message) => {
-    if (message !== 'memory') return;
+const target = process.env.BURROW_MEMORY_PROBE_FILE;
+if (target) {
+  // A signal listener does not keep the process alive.
+  process.on('SIGUSR2', () => {
     const usage = process.memoryUsage();
     const heap = v8.getHeapStatistics();
     const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().filter((space) => space.space_size > 0).map((space) => [space.space_name, { size: space.space_size, used: space.space_used_size }]));
-    process.send({ memory: { ...statusFields(), heapTotal: usage.heapTotal, heapUsed: usage.heapUsed, external: usage.external, arrayBuffers: usage.arrayBuffers, v8Malloced: heap.malloced_memory, spaces } });
+    const memory = { ...statusFields(), heapTotal: usage.heapTotal, heapUsed: usage.heapUsed, external: usage.external, arrayBuffers: usage.arrayBuffers, v8Malloced: heap.malloced_memory, spaces };
+    // Written whole under another name, then renamed, so a reader never sees half of it.
+    fs.writeFileSync(`${target}.part`, JSON.stringify(memory));
+    fs.renameSync(`${target}.part`, target);
   });
-  // The channel must not keep a server that is told to stop alive.
-  process.channel?.unref();
 }

@@ -113,16 +113,22 @@ async function waitUntilIdle(pid, ms = 300_000) {
   return (Date.now() - started) / 1000;
 }
 
-function askMemory(child) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the server did not report its memory')), 10_000);
-    child.once('message', (message) => {
-      clearTimeout(timer);
-      resolve(message.memory);
-    });
-    child.send('memory');
-  });
+/** Asks the probe in `child` for its figures (SIGUSR2) and reads the file it writes. */
+async function askMemory(child) {
+  const file = child.probeFile;
+  fs.rmSync(file, { force: true });
+  child.kill('SIGUSR2');
+  const deadline = Date.now() + 10_000;
+  while (!fs.existsSync(file)) {
+    if (Date.now() > deadline) throw new Error('the server did not report its memory');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
 }
+
+let probes = 0;
+/** Where a probed process writes its figures; set in its environment as BURROW_MEMORY_PROBE_FILE. */
+const probeFile = () => path.join(work, `probe-${++probes}.json`);
 
 /** The median of five samples a second apart, by resident set size. */
 async function sample(child) {
@@ -139,12 +145,14 @@ async function startBurrow() {
   const port = await freePort();
   const entry = path.join(repo, 'server', 'dist', 'main.js');
   if (!fs.existsSync(entry)) throw new Error('server/dist/main.js is missing: run `npm run build` first');
+  const file = probeFile();
   const child = spawn(process.execPath, [...NODE_ARGS, '--import', path.join(here, 'memory-probe.mjs'), entry, 'serve'], {
     cwd: work,
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...env,
       ...EXTRA_ENV,
+      BURROW_MEMORY_PROBE_FILE: file,
       BURROW_ROOT: root,
       BURROW_PORT: String(port),
       BURROW_ADDRESS: '127.0.0.1',
@@ -154,6 +162,7 @@ async function startBurrow() {
       BURROW_ADMIN_PASSWORD: PASSWORD,
     },
   });
+  child.probeFile = file;
   children.push(child);
   const started = Date.now();
   // Ready once the database answers and the first index build is complete.
@@ -178,7 +187,12 @@ async function startBurrow() {
 
 /** A bare Node process doing nothing: the floor every Node server starts from. */
 async function bareNode() {
-  const child = spawn(process.execPath, [...NODE_ARGS, '--import', path.join(here, 'memory-probe.mjs'), '-e', 'setInterval(() => {}, 1 << 30)'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env: { ...env, ...EXTRA_ENV } });
+  const file = probeFile();
+  const child = spawn(process.execPath, [...NODE_ARGS, '--import', path.join(here, 'memory-probe.mjs'), '-e', 'setInterval(() => {}, 1 << 30)'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...env, ...EXTRA_ENV, BURROW_MEMORY_PROBE_FILE: file },
+  });
+  child.probeFile = file;
   children.push(child);
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const memory = await sample(child);

@@ -1,12 +1,9 @@
 import type { Config } from '../config.js';
 import { buildApp } from '../app.js';
-import { limitMallocArenas, startIdleTrimmer } from '../storage/memory-trim.js';
+import { startIdleTrimmer } from '../storage/memory-trim.js';
 
 /** Builds the app, listens, and shuts down gracefully on SIGINT/SIGTERM. */
 export async function serve(config: Config): Promise<void> {
-  // Before the thread pool allocates: a server keeps its memory in few malloc arenas, and gives
-  // what they hold free back once it goes idle after work.
-  limitMallocArenas();
   // The generated first-run password goes straight to the terminal: a quiet log level must not
   // swallow the only copy of it.
   const app = await buildApp(config, {
