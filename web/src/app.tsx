@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router';
+import { RouterProvider } from './lib/router';
 import { queryClient } from './lib/query-client';
 
 type AppRouter = Parameters<typeof RouterProvider>[0]['router'];

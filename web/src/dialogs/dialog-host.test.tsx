@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, RouterProvider } from '../lib/router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDialog, useDialogs } from '../stores/dialog-store';
 import { DialogHost } from './dialog-host';

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../lib/router';
 import { useDialogs } from '../stores/dialog-store';
 
 // The dialog machinery (stack, focus trap, the registry of every dialog) is fetched with the

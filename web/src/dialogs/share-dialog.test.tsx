@@ -1,7 +1,7 @@
 import type { Share } from '@burrow/protocol';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, RouterProvider } from '../lib/router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDialog, useDialogs } from '../stores/dialog-store';
 import { DialogHost } from './dialog-host';

@@ -1,4 +1,4 @@
-import { Navigate, useLocation } from 'react-router';
+import { Navigate, useLocation } from '../lib/router';
 
 /** Any unknown path is taken as a path inside the files: `/a/b` → `/files/a/b`. */
 export function RedirectToFiles() {

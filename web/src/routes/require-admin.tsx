@@ -1,4 +1,4 @@
-import { Navigate, Outlet } from 'react-router';
+import { Navigate, Outlet } from '../lib/router';
 import { useSession } from '../stores/session-store';
 
 /** Routes below are for admins; anyone else gets the 403 page. */

@@ -1,4 +1,4 @@
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { Navigate, Outlet, useLocation } from '../lib/router';
 import { useSession } from '../stores/session-store';
 
 /** Routes below need a session; without one, go to the login page and come back afterwards. */

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Navigate, Outlet, useSearchParams } from 'react-router';
+import { Navigate, Outlet, useSearchParams } from '../lib/router';
 import { useSession } from '../stores/session-store';
 import { safeRedirect } from './login/safe-redirect';
 

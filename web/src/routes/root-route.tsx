@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Outlet } from 'react-router';
+import { Outlet } from '../lib/router';
 import { DialogHost } from '../dialogs/dialog-host';
 import { ToasterHost } from '../components/feedback/toaster-host';
 import { setLanguage } from '../i18n/i18n';

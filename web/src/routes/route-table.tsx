@@ -1,5 +1,4 @@
-import type { RouteObject } from 'react-router';
-import { Navigate } from 'react-router';
+import { Navigate, type RouteObject } from '../lib/router';
 import { RootRoute } from './root-route';
 import { RouteErrorBoundary } from './errors/route-error-boundary';
 import { initialise } from './initialise';
@@ -17,13 +16,9 @@ import { ErrorRoute } from './errors/error-route';
 export const routes: RouteObject[] = [
   {
     id: 'root',
-    // The first navigation waits for the start-up step: session, language, captcha script.
-    loader: async () => {
-      await initialise();
-      return null;
-    },
-    // Later navigations never need the start-up step again.
-    shouldRevalidate: () => false,
+    // The first navigation waits for the start-up step: session, language, captcha script. Later
+    // navigations never run it again.
+    loader: initialise,
     HydrateFallback: () => null,
     element: <RootRoute />,
     errorElement: <RouteErrorBoundary />,

@@ -1,4 +1,4 @@
-import { createBrowserRouter } from 'react-router';
+import { createBrowserRouter } from '../lib/router';
 import { setNavigator } from '../lib/navigation';
 import { routes } from './route-table';
 

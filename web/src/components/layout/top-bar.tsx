@@ -1,6 +1,6 @@
 import { Menu } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import './top-bar.css';
 
 type TopBarProps = {

@@ -1,7 +1,7 @@
 import { ChevronRight, House } from 'lucide-react';
 import type { DragEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import { canDropInto, itemsOfDrag } from './drag-items';
 
 export type Crumb = { name: string; path: string };

@@ -1,6 +1,6 @@
 import type { ResourceItem } from '@burrow/protocol';
 import { render } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../lib/router';
 import { describe, expect, it } from 'vitest';
 import { ListRow, MosaicTile, type ItemProps } from './listing-item';
 

@@ -1,7 +1,7 @@
 import type { ResourceItem } from '@burrow/protocol';
 import { Check } from 'lucide-react';
 import { memo, useState, type DragEvent } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import { canDropInto, itemsOfDrag } from './drag-items';
 import { ItemIcon } from './item-icon';
 import type { ItemGestureHandlers } from './use-item-gestures';

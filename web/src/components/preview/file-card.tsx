@@ -1,5 +1,5 @@
 import { ArrowUp, Download, File } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import type { ReactNode } from 'react';
 import './file-card.css';
 

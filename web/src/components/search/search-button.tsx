@@ -1,6 +1,6 @@
 import { Search } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../lib/router';
 import { filesPathOf } from '../../routes/files/files-path';
 import { requestSearch } from '../../stores/app-events';
 import '../header/header.css';

@@ -2,7 +2,7 @@ import type { SearchResult } from '@burrow/protocol';
 import { File as FileIcon, Folder } from 'lucide-react';
 import { useEffect, useState, type KeyboardEvent, type UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import { filesRoute, joinPath } from '../../lib/paths';
 
 /** Results shown at first, and added each time the list is scrolled near its end. */

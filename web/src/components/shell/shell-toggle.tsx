@@ -1,6 +1,6 @@
 import { SquareTerminal } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../lib/router';
 import { filesPathOf } from '../../routes/files/files-path';
 import { useAppSettings } from '../../stores/app-settings-store';
 import { useSession } from '../../stores/session-store';

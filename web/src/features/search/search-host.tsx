@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '../../lib/router';
 import { currentFolder, filesPathOf } from '../../routes/files/files-path';
 import { OpenSearchEvent } from '../../stores/app-events';
 

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../lib/router';
 import { currentFolder, filesPathOf } from '../../routes/files/files-path';
 import { useAppSettings } from '../../stores/app-settings-store';
 import { useSession } from '../../stores/session-store';

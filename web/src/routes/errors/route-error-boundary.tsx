@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { isRouteErrorResponse, useRouteError } from '../../lib/router';
 import { ErrorScreen } from '../../components/errors/error-screen';
 import { codeOfStatus, isApiError, type ApiErrorCode } from '../../api/api-error';
 

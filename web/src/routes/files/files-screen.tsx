@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../lib/router';
 import { errorCodeOf } from '../../api/api-error';
 import { ErrorScreen } from '../../components/errors/error-screen';
 import { withoutTrailingSlash } from '../../lib/paths';

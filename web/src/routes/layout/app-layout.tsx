@@ -1,6 +1,6 @@
 import { Suspense, lazy, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation } from 'react-router';
+import { Outlet, useLocation } from '../../lib/router';
 import { TopBar } from '../../components/layout/top-bar';
 import { SearchButton } from '../../components/search/search-button';
 // Eager: it listens for the open-search event from the first paint on.

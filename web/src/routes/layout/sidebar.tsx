@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CircleHelp, FilePlus, FolderOpen, FolderPlus, LogIn, LogOut, Settings, Trash2, Upload, UserPlus, UserRound } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NavLink, useLocation } from 'react-router';
+import { NavLink, useLocation } from '../../lib/router';
 import { UsageMeter } from '../../components/layout/usage-meter';
 import { currentLocaleTag } from '../../i18n/i18n';
 import { formatSize, usagePercent } from '../../lib/format-size';

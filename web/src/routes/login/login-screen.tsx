@@ -1,7 +1,7 @@
 import { MessageCircle } from 'lucide-react';
 import { lazy, Suspense, useCallback, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../lib/router';
 import { showError } from '../../lib/notify';
 import { displayName } from '../../lib/startup';
 import { useAppSettings } from '../../stores/app-settings-store';

@@ -1,7 +1,7 @@
 import { KeyRound } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../lib/router';
 import { OidcErrors, type OidcError } from '@burrow/protocol/oidc-paths';
 import { collectOidcSession, oidcLoginUrl } from '../../api/oidc';
 import { setSessionToken } from '../../stores/session-store';

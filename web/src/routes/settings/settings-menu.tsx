@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { NavLink } from 'react-router';
+import { NavLink } from '../../lib/router';
 import { useSession } from '../../stores/session-store';
 
 /** Profile always; shares with the share permission; global settings, users and the audit log for admins. */

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from '../../lib/router';
 import { getSettings } from '../../api/settings';
 import { createUser, getUser, updateUser } from '../../api/users';
 import { ErrorScreen } from '../../components/errors/error-screen';

@@ -2,7 +2,7 @@ import type { User } from '@burrow/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { Check, Pencil, Plus } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import { listUsers } from '../../api/users';
 import { usersQueryKey } from './query-keys';
 import { SettingsLoadError, SettingsLoading } from './settings-states';

@@ -1,6 +1,6 @@
 import { ChevronRight, House } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import { shareRoute } from './share-location';
 import './share-breadcrumbs.css';
 

@@ -2,7 +2,7 @@ import type { ArchiveFormat, Resource, ResourceItem } from '@burrow/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '../../lib/router';
 import { errorCodeOf } from '../../api/api-error';
 import { publicDownloadUrl, publicPreviewUrl, publicSubtitleUrl } from '../../api/public-shares';
 import { ErrorScreen } from '../../components/errors/error-screen';

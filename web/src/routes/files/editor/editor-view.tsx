@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Eye, EyeOff, Save, Search, WrapText, X } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router';
 import { saveFileText } from '../../../api/file-content';
 import { rawUrl } from '../../../api/resources';
 import { CodeEditor, type CodeEditorHandle } from '../../../components/editor/code-editor';

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useBlocker } from 'react-router';
+import { useBlocker } from '../../../lib/router';
 import { openDialog, useDialogs } from '../../../stores/dialog-store';
 import { useSession } from '../../../stores/session-store';
 

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/router';
 import { fetchResource } from '../../../api/resources';
 import { findLanguage } from '../../../i18n/languages';
 import { filesRoute, parentPath } from '../../../lib/paths';

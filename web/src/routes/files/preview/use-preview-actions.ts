@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Download, Info, Pencil, Share2, Trash2 } from 'lucide-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/router';
 import { deleteResource, rawUrl } from '../../../api/resources';
 import { filesRoute, parentPath } from '../../../lib/paths';
 import { openDialog } from '../../../stores/dialog-store';
