@@ -13,20 +13,6 @@ const isPdfViewerModule = (id: string) => id === pdfViewerPage || id.startsWith(
 const pdfjsRoot = path.dirname(fileURLToPath(import.meta.resolve('pdfjs-dist/package.json')));
 
 /**
- * react-router's package exports only name its development build (no `production` condition), which
- * keeps dev-only warnings and checks alive in the shipped bundle. The production build has the
- * same API without them, so the app bundle takes that one; dev server and tests keep the warnings.
- */
-const reactRouterProduction: Plugin = {
-  name: 'react-router-production-build',
-  apply: 'build',
-  enforce: 'pre',
-  resolveId(source) {
-    return source === 'react-router' ? fileURLToPath(import.meta.resolve('react-router').replace('/development/', '/production/')) : null;
-  },
-};
-
-/**
  * Vite gives every page its module preload polyfill. The PDF viewer page does without: pdf.js needs
  * newer browsers than the polyfill is for, and the polyfill would be a chunk shared with the app's
  * start-up, one more request for every first paint.
@@ -209,7 +195,7 @@ const chunks = screenChunks({
 
 export default defineConfig({
   base: '/static/',
-  plugins: [react(), translationSections, reactRouterProduction, lucideIconImports(), pdfViewerWithoutPreloadPolyfill, chunks.plugin, chunkModules],
+  plugins: [react(), translationSections, lucideIconImports(), pdfViewerWithoutPreloadPolyfill, chunks.plugin, chunkModules],
   resolve: {
     alias: [
       // pdf.js's data files (character maps, fonts), found by glob in the PDF viewer.

@@ -1,6 +1,6 @@
 import { Component, createContext, startTransition, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useState, type AnchorHTMLAttributes, type ErrorInfo, type MouseEvent, type ReactNode } from 'react';
 import type { RouteMatch } from './match';
-import { createMemoryRouter, type Blocker, type BlockerFunction, type Location, type NavigateOptions, type RouteObject, type Router, type RouterState, type To } from './router';
+import { createMemoryRouter, type Blocker, type BlockerFunction, type Location, type NavigateOptions, type Router, type RouterState, type To } from './router';
 
 interface RouterContextValue {
   router: Router;

@@ -1,4 +1,21 @@
-import type { RouteObject } from './router';
+import type { ComponentType, ReactNode } from 'react';
+
+/**
+ * A route of the route table. A loader runs the first time its route is shown (again only after
+ * it failed); the first render waits for it. `lazy` fetches a screen's code before it is shown.
+ */
+export interface RouteObject {
+  id?: string;
+  path?: string;
+  index?: boolean;
+  element?: ReactNode;
+  Component?: ComponentType;
+  errorElement?: ReactNode;
+  HydrateFallback?: ComponentType;
+  loader?: () => unknown;
+  lazy?: () => Promise<{ Component: ComponentType }>;
+  children?: RouteObject[];
+}
 
 /** One way down the route table: the routes from the root to a leaf, tried as a whole. */
 interface Branch {

@@ -1,22 +1,6 @@
-import type { ComponentType, ReactNode } from 'react';
-import { matchRoutes, rankRoutes, stripBasename, type RouteMatch } from './match';
+import { matchRoutes, rankRoutes, stripBasename, type RouteMatch, type RouteObject } from './match';
 
-/**
- * A route of the route table. A loader runs the first time its route is shown (again only after
- * it failed); the first render waits for it. `lazy` fetches a screen's code before it is shown.
- */
-export interface RouteObject {
-  id?: string;
-  path?: string;
-  index?: boolean;
-  element?: ReactNode;
-  Component?: ComponentType;
-  errorElement?: ReactNode;
-  HydrateFallback?: ComponentType;
-  loader?: () => unknown;
-  lazy?: () => Promise<{ Component: ComponentType }>;
-  children?: RouteObject[];
-}
+export type { RouteObject };
 
 /** A place in the app: the pathname below the base URL, URL-encoded as the address bar shows it. */
 export interface Location {
