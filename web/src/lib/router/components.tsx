@@ -1,4 +1,4 @@
-import { Component, createContext, startTransition, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useState, type AnchorHTMLAttributes, type ErrorInfo, type MouseEvent, type ReactNode } from 'react';
+import { Component, createContext, startTransition, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useState, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from 'react';
 import type { RouteMatch } from './match';
 import { createMemoryRouter, type Blocker, type BlockerFunction, type Location, type NavigateOptions, type Router, type RouterState, type To } from './router';
 
@@ -35,8 +35,6 @@ class RouteBoundary extends Component<BoundaryProps, { error: unknown; location:
   static getDerivedStateFromProps(props: BoundaryProps, state: { error: unknown; location: Location }) {
     return props.location === state.location ? null : { error: undefined, location: props.location };
   }
-
-  componentDidCatch(_error: unknown, _info: ErrorInfo) {}
 
   render() {
     if (this.state.error === undefined) return this.props.children;
