@@ -177,6 +177,32 @@ describe('rendering', () => {
     expect(router.state.location.pathname).toBe('/missing');
   });
 
+  it('fetches a screen whose code failed to arrive again on the next visit', async () => {
+    let attempts = 0;
+    const lazy = () => {
+      attempts++;
+      return attempts === 1 ? Promise.reject(new TypeError('Failed to fetch dynamically imported module')) : Promise.resolve({ Component: () => <p>arrived</p> });
+    };
+    const router = createMemoryRouter([
+      {
+        errorElement: <ErrorText />,
+        element: (
+          <main>
+            <Outlet />
+          </main>
+        ),
+        children: [{ path: 'late', lazy }, { path: '*', element: <Where /> }],
+      },
+    ]);
+    render(<RouterProvider router={router} />);
+    await act(() => router.navigate('/late'));
+    expect(screen.getByRole('alert').textContent).toBe('Failed to fetch dynamically imported module');
+    await act(() => router.navigate('/elsewhere'));
+    await act(() => router.navigate('/late'));
+    expect(screen.getByRole('main').textContent).toBe('arrived');
+    expect(attempts).toBe(2);
+  });
+
   it('answers 404 at the root outside the route table', () => {
     const router = createMemoryRouter([{ errorElement: <ErrorText />, children: [{ path: 'a', element: <p>a</p> }] }], { initialEntries: ['/b'] });
     render(<RouterProvider router={router} />);

@@ -108,7 +108,13 @@ function createRouter(routes: RouteObject[], basename: string, source: HistorySo
     if (!needsCode && !needsLoader) return undefined;
     return (async () => {
       if (route.lazy && needsCode) {
-        if (!lazyLoads.has(route)) lazyLoads.set(route, route.lazy().then((module) => Object.assign(route, module)));
+        if (!lazyLoads.has(route)) {
+          const loading = route.lazy().then((module) => Object.assign(route, module));
+          // A screen whose code failed to arrive (the network, a server restarting) is fetched
+          // again on the next visit instead of failing until the page is reloaded.
+          loading.catch(() => lazyLoads.delete(route));
+          lazyLoads.set(route, loading);
+        }
         await lazyLoads.get(route);
       }
       if (route.loader && needsLoader) {
