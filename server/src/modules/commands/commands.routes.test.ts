@@ -186,8 +186,15 @@ describe('command runner: running', () => {
     const outcome = await session(`${base}/api/command/sub`, [`sh -c 'touch made; echo started; exec sleep 30'`], {
       token,
       onLine: (line, socket) => {
-        seen.push(...descendants());
-        socket.close();
+        // The shell prints, then becomes sleep: look once it has, however slow the machine.
+        void (async () => {
+          let found = descendants();
+          for (const deadline = Date.now() + 10_000; !found.some((entry) => entry.name === 'sleep') && Date.now() < deadline; found = descendants()) {
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+          seen.push(...found);
+          socket.close();
+        })();
       },
     });
     expect(outcome.lines).toEqual(['started']);
