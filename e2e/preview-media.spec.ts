@@ -154,6 +154,28 @@ test.describe('previews', () => {
     await expect(adminPage.locator('[aria-selected="true"]')).toContainText('tone.mp3');
   });
 
+  test('delete moves on to the next file even when the folder listing arrives after the dialog opens', async ({ adminPage, root, server }) => {
+    copyMedia(root, ['photo.jpg', 'tone.mp3']);
+    // The folder's listing (the neighbours) is held back until the delete has been confirmed.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await adminPage.route(
+      (url) => url.pathname.endsWith(`/api/resources/${root.folder}/`),
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
+    await openPreview(adminPage, `${root.folder}/photo.jpg`);
+    await adminPage.getByRole('button', { name: 'Delete' }).click();
+    const dialog = adminPage.getByRole('alertdialog', { name: 'Delete' });
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    release();
+    await expect(previewTitle(adminPage)).toHaveText('tone.mp3');
+    await expect(adminPage).toHaveURL(`${server.url}/files/${root.folder}/tone.mp3`);
+    expect(root.exists(`${root.folder}/photo.jpg`)).toBe(false);
+  });
+
   test('delete from the preview moves on to the next file, and back to the folder after the last', async ({ adminPage, root, server }) => {
     copyMedia(root, ['photo.jpg', 'tone.mp3']);
     await openPreview(adminPage, `${root.folder}/photo.jpg`);

@@ -4,13 +4,14 @@ import { Download, Info, Pencil, Share2, Trash2 } from 'lucide-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from '../../../lib/router';
-import { deleteResource, rawUrl } from '../../../api/resources';
+import { deleteResource, fetchResource, rawUrl } from '../../../api/resources';
 import { filesRoute, parentPath } from '../../../lib/paths';
 import { openDialog } from '../../../stores/dialog-store';
 import { useSession } from '../../../stores/session-store';
 import { renameInPlace } from '../file-operations';
 import { resourceQueryKey } from '../files-path';
 import type { PreviewAction } from './preview-bar';
+import { neighboursIn } from './use-neighbours';
 
 type Paging = {
   previous?: ResourceItem;
@@ -73,11 +74,19 @@ export function usePreviewActions(file: Resource, { previous, next, close, goTo,
           openDialog('delete', {
             names: [file.name],
             onConfirm: async () => {
+              // Where to go afterwards comes from the folder's listing as it is before the delete:
+              // the neighbours known when the dialog opened may not have arrived yet.
+              let around: { next?: ResourceItem; previous?: ResourceItem } = { next, previous };
+              if (!next && !previous) {
+                const listing = await queryClient.ensureQueryData({ queryKey: resourceQueryKey(folder), queryFn: ({ signal }) => fetchResource(folder, signal) }).catch(() => undefined);
+                around = neighboursIn(listing?.isDir ? listing.items : undefined, file.path);
+              }
               await deleteResource(file.path);
               queryClient.removeQueries({ queryKey: resourceQueryKey(file.path), exact: true });
               void queryClient.invalidateQueries({ queryKey: ['usage'] });
               await refreshFolder();
-              if (next ?? previous) goTo(next ?? previous);
+              const target = around.next ?? around.previous;
+              if (target) goTo(target);
               else close();
             },
           }),
