@@ -123,9 +123,20 @@ export const ApiTokenIdParams = Type.Object({ id: Type.String({ pattern: '^[A-Za
 /** `{id}` of a trash item (checked further by the trash). */
 export const TrashIdParams = Type.Object({ id: Type.String({ description: 'The trash item id' }) });
 
-/** The query of `GET /api/resources`: `checksum=md5|sha1|sha256|sha512` adds that checksum of a file. */
+/** Most items `GET /api/resources/{folder}?first=` may ask for. */
+export const FirstItemsMax = 10_000;
+
+/**
+ * The query of `GET /api/resources`: `checksum=md5|sha1|sha256|sha512` adds that checksum of a
+ * file; `first=N` answers a folder with only its first N items (see `Resource.partial`).
+ */
 export const ResourceQuery = Type.Object({
   checksum: Type.Optional(Type.String({ description: 'md5, sha1, sha256 or sha512' })),
+  first: Type.Optional(
+    Type.String({
+      description: `A folder's first N items only (1 to ${FirstItemsMax}), in its listing order, with the counts of all of them and \`partial: true\` when some were left out: a big folder shows its first rows without waiting for the whole listing`,
+    }),
+  ),
 });
 
 /** The query of `POST /api/resources`: `override=true` replaces an existing file. */

@@ -29,6 +29,11 @@ export const Resource = Type.Object({
   numDirs: Type.Optional(Type.Integer()),
   numFiles: Type.Optional(Type.Integer()),
   sorting: Type.Optional(Sorting),
+  /**
+   * Set on a folder asked for with `?first=N` that holds more than N listable entries: `items`
+   * are only its first N in the listing's order, while `numDirs` and `numFiles` count them all.
+   */
+  partial: Type.Optional(Type.Boolean()),
   content: Type.Optional(Type.String()),
   checksums: Type.Optional(Type.Record(Type.String(), Type.String())),
   token: Type.Optional(Type.String()),

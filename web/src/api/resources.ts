@@ -3,9 +3,13 @@ import { ApiPaths } from '@burrow/protocol/paths';
 import { encodePath } from '../lib/paths';
 import { apiUrl, request, requestJson } from './http-client';
 
-/** GET /api/resources/{path}: a folder listing or a file. `path` is a decoded virtual path. */
-export function fetchResource(path: string, signal?: AbortSignal): Promise<Resource> {
-  return requestJson<Resource>(ApiPaths.resources + encodePath(path), { signal });
+/**
+ * GET /api/resources/{path}: a folder listing or a file. `path` is a decoded virtual path. With
+ * `first`, a folder's first items only (`partial` tells whether some were left out).
+ */
+export function fetchResource(path: string, signal?: AbortSignal, options: { first?: number } = {}): Promise<Resource> {
+  const query = options.first === undefined ? '' : `?first=${options.first}`;
+  return requestJson<Resource>(ApiPaths.resources + encodePath(path) + query, { signal });
 }
 
 /**

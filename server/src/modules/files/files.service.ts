@@ -16,6 +16,8 @@ export type GetOptions = {
   checksum?: string;
   /** `X-Encoding: true`: the raw bytes of a text file instead of JSON. */
   rawText: boolean;
+  /** `?first=N`: a folder's first N items only. */
+  first?: number;
 };
 
 /** What a resource GET answers; the route turns it into HTTP. */
@@ -76,7 +78,7 @@ export function createFilesService(deps: FilesDeps) {
         resource.checksums = { [options.checksum]: await hashFile(resolved.real, options.checksum as ChecksumAlgorithm) };
         return { kind: 'json', resource };
       }
-      if (isDir) return { kind: 'jsonText', text: await listFolderJson(scope, resolved, user.sorting) };
+      if (isDir) return { kind: 'jsonText', text: await listFolderJson(scope, resolved, user.sorting, options.first) };
       if (options.rawText) {
         if (!user.perm.download) return { kind: 'accepted' };
         const resource = await describeFile(scope, resolved, { content: false, user });

@@ -60,6 +60,19 @@ async function statInSlices(folder: string, names: readonly string[], signal?: A
 }
 
 /**
+ * Whether the rules and hidden dotfiles let a folder's entry be listed, by its name; undefined
+ * when every name may be, so callers skip building 100,000 paths. A folder reached through a
+ * link lives elsewhere in the scope: its entries must be allowed where they really are too, as
+ * the gate requires when one of them is requested. Links are judged further by `scanFolder`.
+ */
+export function listableNames(scope: Scope, folderReal: string, folderVirtual: string): ((name: string) => boolean) | undefined {
+  if (!scope.hasDenials) return undefined;
+  const landedFolder = scope.toVirtual(folderReal);
+  const elsewhere = landedFolder !== undefined && landedFolder !== folderVirtual ? landedFolder : undefined;
+  return (name) => scope.isListable(joinVirtual(folderVirtual, name)) && (elsewhere === undefined || scope.isListable(joinVirtual(elsewhere, name)));
+}
+
+/**
  * Stats the entries of a folder. Dropped silently: names the rules deny or hide, entries that
  * vanish or cannot be read, links that leave the scope (unless external links are allowed) and links whose target the rules deny or hide. Links inside are followed (their target's stat is recorded);
  * dangling links are kept, flagged, with the link's own stat. Big folders are stat'ed by worker
@@ -71,21 +84,13 @@ export async function scanFolder(scope: Scope, folderReal: string, folderVirtual
   signal?.throwIfAborted();
 
   const scan: FolderScan = { ...createStatColumns(names.length), count: 0, names: new Array<string>(names.length), targets: new Map() };
-  // Without rules or hidden dotfiles every name is listable: skip building 100,000 paths.
-  const everyNameListable = !scope.hasDenials;
-  // A folder reached through a link lives elsewhere in the scope: its entries must be allowed
-  // where they really are too, as the gate requires when one of them is requested.
-  const landedFolder = everyNameListable ? undefined : scope.toVirtual(folderReal);
-  const elsewhere = landedFolder !== undefined && landedFolder !== folderVirtual ? landedFolder : undefined;
+  const listable = listableNames(scope, folderReal, folderVirtual);
   let count = 0;
   for (let index = 0; index < names.length; index++) {
     const flags = stats.flags[index]!;
     if (!(flags & IS_PRESENT)) continue;
     const name = names[index]!;
-    if (!everyNameListable) {
-      if (!scope.isListable(joinVirtual(folderVirtual, name))) continue;
-      if (elsewhere !== undefined && !scope.isListable(joinVirtual(elsewhere, name))) continue;
-    }
+    if (listable && !listable(name)) continue;
     if (flags & IS_SYMLINK) {
       const followed = followLink(scope, prefix + name);
       if (followed === undefined) continue;

@@ -28,11 +28,11 @@ function resourceFields(resolved: ResolvedPath, stat: AnyStats, type: ResourceTy
 }
 
 /** Reads a folder for listing; see `readFolderListing`. */
-async function readListing(scope: Scope, resolved: ResolvedPath, sorting: Sorting): Promise<FolderListing> {
+async function readListing(scope: Scope, resolved: ResolvedPath, sorting: Sorting, first?: number): Promise<FolderListing> {
   if (!resolved.stat) throw notFound();
   if (!resolved.stat.isDirectory()) throw badRequest('not a folder');
   const folderStat = fs.statSync(resolved.real, { bigint: true });
-  return readFolderListing(scope, resourceFields(resolved, folderStat, '', true), resolved.real, resolved.virtual, sorting);
+  return readFolderListing(scope, resourceFields(resolved, folderStat, '', true), resolved.real, resolved.virtual, sorting, first);
 }
 
 /**
@@ -45,9 +45,12 @@ export async function listFolder(scope: Scope, resolved: ResolvedPath, sorting: 
   return listingResource(await readListing(scope, resolved, sorting));
 }
 
-/** `listFolder` as UTF-8 JSON, ready to send: big folders are answered without a huge object. */
-export async function listFolderJson(scope: Scope, resolved: ResolvedPath, sorting: Sorting): Promise<Buffer> {
-  return listingJson(await readListing(scope, resolved, sorting));
+/**
+ * `listFolder` as UTF-8 JSON, ready to send: big folders are answered without a huge object.
+ * With `first`, only the folder's first items (see `Resource.partial`).
+ */
+export async function listFolderJson(scope: Scope, resolved: ResolvedPath, sorting: Sorting, first?: number): Promise<Buffer> {
+  return listingJson(await readListing(scope, resolved, sorting, first));
 }
 
 /** Who is looking at a single file: decides `textImmutable` and whether content is sent. */

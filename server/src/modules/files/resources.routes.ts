@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import {
   ApiPaths,
   ApiTags,
+  FirstItemsMax,
   Headers,
   OverrideQuery,
   PatchQuery,
@@ -73,10 +74,19 @@ export const resourcesRoutes: FastifyPluginAsyncTypebox<ResourcesDeps> = async (
     app.get(url, { ...guard, schema: { summary: 'Everything below a folder, flat', tags, ...pathParams(url), response: responses({ 200: Type.Array(RecursiveItem) }) } }, getRecursive);
   }
 
+  /** `?first=`: a whole number from 1 to `FirstItemsMax`, or absent. */
+  const firstItems = (value: string | undefined) => {
+    if (value === undefined || value === '') return undefined;
+    const first = /^[0-9]{1,6}$/.test(value) ? Number(value) : Number.NaN;
+    if (!(first >= 1 && first <= FirstItemsMax)) throw badRequest(`first must be a whole number from 1 to ${FirstItemsMax}`);
+    return first;
+  };
+
   const getResource = async (request: FastifyRequest, reply: FastifyReply) => {
     const result = await files.get(request.auth!.user, pathAfter(request.url, resources), {
       checksum: queryValue(request, 'checksum') || undefined,
       rawText: request.headers[Headers.encoding] === 'true',
+      first: firstItems(queryValue(request, 'first')),
     });
     if (result.kind === 'accepted') return reply.code(202).send();
     if (result.kind === 'raw') {

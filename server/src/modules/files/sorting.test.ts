@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { naturalCompare, naturalKey, sortEntries, type SortableEntry } from './sorting.js';
+import { firstInOrder, naturalCompare, naturalKey, sortEntries, sortOrder, type SortableEntry } from './sorting.js';
 
 const entry = (name: string, isDir: boolean, size: number, mtime: number): SortableEntry => ({ name, isDir, size, mtimeNs: BigInt(mtime) * 1_000_000n });
 
@@ -54,5 +54,27 @@ describe('sortEntries (upstream comparator table)', () => {
     expect(names(sortEntries(entries(), { by: '', asc: false }))).toEqual(names(entries()));
     expect(names(sortEntries(entries(), { by: 'colour', asc: false }))).toEqual(names(entries()));
     expect(names(sortEntries(entries(), { by: '', asc: true }))).toEqual(['zeta', 'Alpha', 'b10.txt', 'B2.txt', 'a1.txt']);
+  });
+});
+
+describe('firstInOrder', () => {
+  it('gives the first entries of sortOrder, in its order, for every sorting and length', () => {
+    const alphabet = ['0', '0', '1', '2', '9', 'a', 'A', 'b', 'B', '-', '.', ' ', 'é', 'É', '~'];
+    let seed = 7;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const count = 700;
+    // Short names from a small alphabet: many equal and case-equal names, whose read order decides.
+    const names = Array.from({ length: count }, () => Array.from({ length: 1 + Math.floor(random() * 4) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''));
+    const dirs = names.map(() => random() < 0.1);
+    const numbers = names.map(() => Math.floor(random() * 50));
+    const columns = { count, names, isDir: (index: number) => dirs[index]!, sizes: numbers, mtimeSeconds: numbers, mtimeNanos: numbers };
+    for (const by of ['name', 'size', 'modified', '', 'colour']) {
+      for (const asc of [false, true]) {
+        const whole = sortOrder(columns, { by, asc });
+        for (const limit of [0, 1, 2, 5, 40, 69, 70, 71, 300, count - 1, count, count + 5]) {
+          expect({ by, asc, limit, first: firstInOrder(columns, { by, asc }, limit) }).toEqual({ by, asc, limit, first: whole.slice(0, limit) });
+        }
+      }
+    }
   });
 });

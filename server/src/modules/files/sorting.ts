@@ -154,6 +154,75 @@ function sortByName(indexes: number[], names: readonly string[], ascending: bool
   return decorated.map((item) => item.index);
 }
 
+/**
+ * The first `limit` entries of `sortOrder(columns, sorting)`, the same indexes in the same order,
+ * found without ordering the others when the order depends on names only: a bounded heap keeps
+ * the best `limit` seen so far, so a 100,000-entry folder costs one comparison for most of its
+ * entries. Orders by size or time sort everything, as `sortOrder` does.
+ */
+export function firstInOrder(columns: SortableColumns, sorting: Sorting, limit: number): number[] {
+  const { count } = columns;
+  if (limit >= count || sorting.by === 'size' || sorting.by === 'modified') return sortOrder(columns, sorting).slice(0, limit);
+  if (sorting.by !== 'name' && !sorting.asc) return Array.from({ length: Math.max(0, limit) }, (_, index) => index);
+  const ascending = sorting.by === 'name' ? !sorting.asc : false;
+  const folders: number[] = [];
+  const files: number[] = [];
+  for (let index = 0; index < count; index++) (columns.isDir(index) ? folders : files).push(index);
+  const first = bestByName(folders, columns.names, ascending, limit);
+  return first.length >= limit ? first : first.concat(bestByName(files, columns.names, ascending, limit - first.length));
+}
+
+/** The first `limit` of `sortByName(indexes, …)`, in order; `indexes` ascend (read order). */
+function bestByName(indexes: number[], names: readonly string[], ascending: boolean, limit: number): number[] {
+  if (limit <= 0) return [];
+  if (indexes.length <= limit) return sortByName(indexes, names, ascending);
+  const lower = new Map<number, string>();
+  // Before: earlier in the listing. Equal names keep read order, as the stable sort does.
+  const before = (a: number, b: number, lowerA: string, lowerB: string) => {
+    const order = ascending ? naturalCompare(lowerA, lowerB) : naturalCompare(lowerB, lowerA);
+    return order < 0 || (order === 0 && a < b);
+  };
+  // A heap whose top is the last of the best `limit` so far.
+  const heap: number[] = [];
+  const lowerOf = (index: number) => lower.get(index)!;
+  const siftUp = (position: number) => {
+    const item = heap[position]!;
+    while (position > 0) {
+      const parent = (position - 1) >> 1;
+      if (!before(heap[parent]!, item, lowerOf(heap[parent]!), lowerOf(item))) break;
+      heap[position] = heap[parent]!;
+      position = parent;
+    }
+    heap[position] = item;
+  };
+  const siftDown = (position: number) => {
+    const item = heap[position]!;
+    for (;;) {
+      let child = 2 * position + 1;
+      if (child >= heap.length) break;
+      if (child + 1 < heap.length && before(heap[child]!, heap[child + 1]!, lowerOf(heap[child]!), lowerOf(heap[child + 1]!))) child++;
+      if (!before(item, heap[child]!, lowerOf(item), lowerOf(heap[child]!))) break;
+      heap[position] = heap[child]!;
+      position = child;
+    }
+    heap[position] = item;
+  };
+  for (const index of indexes) {
+    const name = names[index]!.toLowerCase();
+    if (heap.length < limit) {
+      lower.set(index, name);
+      heap.push(index);
+      siftUp(heap.length - 1);
+    } else if (before(index, heap[0]!, name, lowerOf(heap[0]!))) {
+      lower.delete(heap[0]!);
+      lower.set(index, name);
+      heap[0] = index;
+      siftDown(0);
+    }
+  }
+  return heap.sort((a, b) => (before(a, b, lowerOf(a), lowerOf(b)) ? -1 : 1));
+}
+
 /** Sorts entry objects in place; see `sortOrder`. */
 export function sortEntries<T extends SortableEntry>(entries: T[], sorting: Sorting): T[] {
   const times = entries.map((entry) => splitNanoseconds(entry.mtimeNs));

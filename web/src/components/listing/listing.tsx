@@ -52,6 +52,8 @@ export type ListingProps = {
   onLongPress: (selection: SelectionSnapshot) => void;
   onOpen: (item: ResourceItem) => void;
   onDropItems: ItemDropHandler;
+  /** How many folders and files the folder holds, when `items` are only its first ones. */
+  groupTotals?: { folders: number; files: number };
 };
 
 const Overscan = 6;
@@ -308,7 +310,7 @@ export function Listing(props: ListingProps) {
                 <div key={`group-${row.group}`} role="row" aria-rowindex={rowIndex} className="listing__group" style={style}>
                   <div role="gridcell" aria-colspan={isList ? 3 : columns} className="listing__group-label">
                     {row.group === 'folders' ? t('listing.folders') : t('listing.files')}
-                    <span className="listing__group-count">{row.count.toLocaleString(currentLocaleTag())}</span>
+                    <span className="listing__group-count">{(props.groupTotals?.[row.group] ?? row.count).toLocaleString(currentLocaleTag())}</span>
                   </div>
                 </div>
               );

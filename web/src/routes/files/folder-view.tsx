@@ -157,7 +157,14 @@ export function FolderView({ folder, resource, user, isRefreshing }: FolderViewP
           onLongPress={handleLongPress}
           onOpen={openItem}
           onDropItems={(target, paths) => handleDrop(target.path, paths)}
+          groupTotals={resource.partial ? { folders, files } : undefined}
         />
+      )}
+      {resource.partial && (
+        <div className="files__rest" role="status">
+          <span className="spinner" aria-hidden="true" />
+          {t('listing.loadingRest')}
+        </div>
       )}
     </>
   );
