@@ -27,9 +27,18 @@ test.describe('files screen: a very large folder', () => {
     // The folder is asked for with its first items, then as a whole.
     const headAnswered = page.waitForResponse((response) => isListing(response.url()) && response.url().endsWith('?first=500'), { timeout: 120_000 });
     const wholeAnswered = page.waitForResponse((response) => isListing(response.url()) && !response.url().includes('?'), { timeout: 120_000 });
+    // In the page: when the double click that opens the folder arrives.
+    await page.evaluate(() => document.addEventListener('dblclick', () => ((window as unknown as { openedAt: number }).openedAt = performance.now()), { capture: true, once: true }));
     await itemLink(page, 'big').dblclick();
-    await expect(itemLink(page, nameOf(0))).toBeVisible({ timeout: 120_000 });
+    // Checked on every frame, so no polling interval is added to the time.
+    const shownAfter = await page.waitForFunction(
+      (name) => document.querySelector(`[role="grid"] [data-item-link][aria-label="${name}"]`) !== null && Math.round(performance.now() - (window as unknown as { openedAt: number }).openedAt),
+      nameOf(0),
+      { polling: 'raf', timeout: 120_000 },
+    );
     const firstRowsIn = Date.now() - opening;
+    const firstRowsAfterClick = await shownAfter.jsonValue();
+    await expect(itemLink(page, nameOf(0))).toBeVisible();
     const head = await (await headAnswered).json();
     expect(head).toMatchObject({ numDirs: 0, numFiles: EntryCount, partial: true });
     expect(head.items.map((item: { name: string }) => item.name)).toEqual(Array.from({ length: 500 }, (_, index) => nameOf(index)));
@@ -39,7 +48,7 @@ test.describe('files screen: a very large folder', () => {
     await expect(page.getByText('Loading the rest of the folder…')).toHaveCount(0, { timeout: 120_000 });
     const wholeIn = Date.now() - opening;
 
-    const report = `${EntryCount} entries: created in ${createdIn} ms; first rows ${firstRowsIn} ms after opening the folder, whole listing shown after ${wholeIn} ms`;
+    const report = `${EntryCount} entries: created in ${createdIn} ms; first rows ${firstRowsAfterClick} ms after the double click (${firstRowsIn} ms after the test began it), whole listing shown after ${wholeIn} ms`;
     console.log(report);
     test.info().annotations.push({ type: 'large folder', description: report });
 

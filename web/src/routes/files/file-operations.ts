@@ -136,7 +136,8 @@ export type TransferKind = 'copy' | 'move';
 async function freshListing(folder: string): Promise<ResourceItem[]> {
   const key = ['resource', folder];
   const state = queryClient.getQueryState(key);
-  if (state?.data && !state.isInvalidated) return (state.data as { items?: ResourceItem[] }).items ?? [];
+  // A folder's first items only (a big folder still loading) are not its listing.
+  if (state?.data && !state.isInvalidated && !(state.data as Resource).partial) return (state.data as Resource).items ?? [];
   const listing = await queryClient.fetchQuery({ queryKey: key, queryFn: ({ signal }) => fetchResource(folder, signal), staleTime: 0 });
   return listing.items ?? [];
 }
