@@ -16,7 +16,6 @@ export interface QueryState<TData = unknown> {
   fetchStatus: 'fetching' | 'idle';
   /** When the data last changed (ms since the epoch), 0 before it first arrived. */
   dataUpdatedAt: number;
-  errorUpdatedAt: number;
   /** Marked stale by `invalidateQueries` since the data arrived. */
   isInvalidated: boolean;
   /** 'forward' while the next page of an infinite query is loading. */
@@ -68,8 +67,7 @@ export interface QueryClientConfig {
 /** What rejects the promise of a request given up on (its last observer left, its query removed). */
 export class CancelledError extends Error {
   constructor() {
-    super('The query was cancelled');
-    this.name = 'CancelledError';
+    super('cancelled');
   }
 }
 
@@ -81,7 +79,8 @@ interface Run {
   controller: AbortController;
   revert: QueryState;
   promise: Promise<unknown>;
-  settle: (outcome: { value: unknown } | { error: unknown }) => void;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
 }
 
 export interface Observer {
@@ -148,7 +147,6 @@ const emptyState = (): QueryState => ({
   status: 'pending',
   fetchStatus: 'idle',
   dataUpdatedAt: 0,
-  errorUpdatedAt: 0,
   isInvalidated: false,
 });
 
@@ -215,31 +213,27 @@ export class QueryClient {
   fetch(query: Query, { replace = false, direction }: { replace?: boolean; direction?: 'forward' } = {}): Promise<unknown> {
     const running = query.run;
     if (running && !(replace && query.state.data !== undefined)) return running.promise;
-    let settle!: Run['settle'];
-    const promise = new Promise<unknown>((resolve, reject) => (settle = (outcome) => ('value' in outcome ? resolve(outcome.value) : reject(outcome.error))));
+    const run = { controller: new AbortController(), revert: running?.revert ?? query.state } as Run;
+    run.promise = new Promise((resolve, reject) => Object.assign(run, { resolve, reject }));
     // Awaited or not: a failure reaches whoever awaits it, without an unhandled rejection otherwise.
-    promise.catch(noop);
-    const run: Run = { controller: new AbortController(), revert: running?.revert ?? query.state, promise, settle };
+    run.promise.catch(noop);
     if (running) {
       query.run = undefined;
       running.controller.abort();
-      running.settle({ value: promise });
+      running.resolve(run.promise);
     }
     query.run = run;
     const data = query.state.data;
     // Without data to show, a new request also clears the last error.
     this.setState(query, { fetchStatus: 'fetching', fetchDirection: direction, ...(data === undefined && { status: 'pending', error: null }) });
     void this.execute(query, run, direction);
-    return promise;
+    return run.promise;
   }
 
   private async execute(query: Query, run: Run, direction: 'forward' | undefined): Promise<void> {
     const { options } = query;
     const { signal } = run.controller;
-    const call = (pageParam: unknown) => {
-      if (!options.queryFn) throw new Error(`No queryFn for ${query.hash}`);
-      return options.queryFn({ queryKey: query.key, signal, pageParam });
-    };
+    const call = (pageParam: unknown) => options.queryFn!({ queryKey: query.key, signal, pageParam });
     const load = options.getNextPageParam ? () => this.loadPages(query, options, call, direction) : () => call(undefined);
     for (let failures = 0; ; failures++) {
       try {
@@ -248,7 +242,7 @@ export class QueryClient {
         query.run = undefined;
         const data = replaceEqualDeep(query.state.data, value);
         this.setState(query, { data, error: null, status: 'success', fetchStatus: 'idle', fetchDirection: undefined, dataUpdatedAt: Date.now(), isInvalidated: false });
-        run.settle({ value: data });
+        run.resolve(data);
       } catch (caught) {
         if (query.run !== run) return;
         const error = caught as Error;
@@ -260,8 +254,8 @@ export class QueryClient {
           return;
         }
         query.run = undefined;
-        this.setState(query, { error, status: 'error', fetchStatus: 'idle', fetchDirection: undefined, errorUpdatedAt: Date.now() });
-        run.settle({ error });
+        this.setState(query, { error, status: 'error', fetchStatus: 'idle', fetchDirection: undefined });
+        run.reject(error);
       }
       this.scheduleGc(query);
       return;
@@ -294,7 +288,7 @@ export class QueryClient {
     const run = query.run!;
     query.run = undefined;
     run.controller.abort();
-    run.settle({ error: new CancelledError() });
+    run.reject(new CancelledError());
     if (revert) this.setState(query, { ...run.revert, fetchStatus: 'idle', fetchDirection: undefined });
   }
 

@@ -16,7 +16,6 @@ export function useQueryClient(): QueryClient {
 interface Common {
   fetchStatus: 'fetching' | 'idle';
   isFetching: boolean;
-  isLoading: boolean;
   dataUpdatedAt: number;
   /** Asks again; a request already running for data on screen is replaced. */
   refetch: () => Promise<unknown>;
@@ -72,7 +71,6 @@ function useObservedQuery(options: QueryOptions<any, any> & Partial<PagesOptions
     isError: shown.status === 'error',
     isSuccess: shown.status === 'success',
     isFetching: shown.fetchStatus === 'fetching',
-    isLoading: shown.status === 'pending' && shown.fetchStatus === 'fetching',
     refetch,
   };
   return { base, state, client, query };
