@@ -6,7 +6,7 @@
 
 export type QueryKey = readonly unknown[];
 
-export type QueryStatus = 'pending' | 'error' | 'success';
+type QueryStatus = 'pending' | 'error' | 'success';
 
 export interface QueryState<TData = unknown> {
   data: TData | undefined;
@@ -22,13 +22,13 @@ export interface QueryState<TData = unknown> {
   fetchDirection?: 'forward';
 }
 
-export interface QueryFunctionContext<TPageParam = unknown> {
+interface QueryFunctionContext<TPageParam = unknown> {
   queryKey: QueryKey;
   signal: AbortSignal;
   pageParam: TPageParam;
 }
 
-export type RetryOption = boolean | number | ((failureCount: number, error: Error) => boolean);
+type RetryOption = boolean | number | ((failureCount: number, error: Error) => boolean);
 
 export interface QueryOptions<TData = unknown, TPageParam = unknown> {
   queryKey: QueryKey;
@@ -83,7 +83,7 @@ interface Run {
   reject: (error: unknown) => void;
 }
 
-export interface Observer {
+interface Observer {
   notify: () => void;
   isEnabled: () => boolean;
 }

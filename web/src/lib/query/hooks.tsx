@@ -22,14 +22,14 @@ interface Common {
 }
 
 /** The query as a component sees it; `status` (or the `is…` flags) tells what `data` and `error` hold. */
-export type UseQueryResult<TData> = Common &
+type UseQueryResult<TData> = Common &
   (
     | { status: 'pending'; isPending: true; isError: false; isSuccess: false; data: undefined; error: null }
     | { status: 'error'; isPending: false; isError: true; isSuccess: false; data: TData | undefined; error: Error }
     | { status: 'success'; isPending: false; isError: false; isSuccess: true; data: TData; error: null }
   );
 
-export type UseInfiniteQueryResult<TPage, TPageParam> = UseQueryResult<InfiniteData<TPage, TPageParam>> & {
+type UseInfiniteQueryResult<TPage, TPageParam> = UseQueryResult<InfiniteData<TPage, TPageParam>> & {
   hasNextPage: boolean;
   isFetchingNextPage: boolean;
   fetchNextPage: () => Promise<unknown>;
