@@ -164,6 +164,10 @@ export class QueryClient {
 
   constructor(config: QueryClientConfig = {}) {
     this.defaults = config.defaultOptions?.queries ?? {};
+    // Back online, the stale queries on screen ask again (those that failed meanwhile among them).
+    globalThis.addEventListener?.('online', () => {
+      for (const query of this.queries.values()) if (this.isActive(query) && this.isStale(query)) this.fetch(query).catch(noop);
+    });
   }
 
   /** The query of `options.queryKey`, created pending if new; its options become these. */

@@ -274,6 +274,25 @@ describe('useQuery', () => {
 });
 
 describe('the client', () => {
+  it('asks again for the stale queries on screen when the browser is back online', async () => {
+    const client = newClient();
+    client.setQueryData(['fresh'], 1);
+    const stale = vi.fn(async (): Promise<string> => Promise.reject(new Error('offline')));
+    const fresh = vi.fn(async () => 2);
+    render(withClient(client, (
+      <>
+        <Show id="stale" queryKey={['stale']} queryFn={stale} />
+        <Show id="fresh" queryKey={['fresh']} queryFn={fresh} staleTime={60_000} />
+      </>
+    )));
+    await waitFor(() => expect(shown('stale')).toBe('error/idle:offline'));
+    stale.mockResolvedValue('back');
+    act(() => void window.dispatchEvent(new Event('online')));
+    await waitFor(() => expect(shown('stale')).toBe('success/idle:"back"'));
+    expect(fresh).not.toHaveBeenCalled();
+  });
+
+
   it('invalidates by prefix: marks stale, refetches what is on screen and enabled, resolves when that has answered', async () => {
     const client = newClient();
     const onScreen = controlled<string>();
