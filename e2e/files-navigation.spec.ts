@@ -79,7 +79,7 @@ test.describe('files screen: navigation, views and sorting', () => {
     // A slow listing shows the loading indicator first.
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(`**/api/resources/${root.folder}/empty/`, async (route) => {
+    await page.route(`**/api/resources/${root.folder}/empty/*`, async (route) => {
       await held;
       await route.continue();
     });
@@ -87,7 +87,7 @@ test.describe('files screen: navigation, views and sorting', () => {
     await expect(page.locator('.files__loading[role="status"]')).toBeVisible();
     release();
     await expect(page.getByText('This folder is empty.')).toBeVisible();
-    await page.unroute(`**/api/resources/${root.folder}/empty/`);
+    await page.unroute(`**/api/resources/${root.folder}/empty/*`);
 
     await page.goto(`files/${root.folder}/nothing-here/`);
     await expect(page.getByRole('alert')).toHaveAttribute('data-status', '404');

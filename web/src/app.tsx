@@ -1,4 +1,4 @@
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from './lib/query';
 import { RouterProvider } from './lib/router';
 import { queryClient } from './lib/query-client';
 

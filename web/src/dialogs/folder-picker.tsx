@@ -1,5 +1,5 @@
 import type { ResourceItem } from '@burrow/protocol';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from '../lib/query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowUp, Folder } from 'lucide-react';
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';

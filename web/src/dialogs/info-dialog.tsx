@@ -1,5 +1,5 @@
 import type { ChecksumAlgorithm, ResourceItem } from '@burrow/protocol';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from '../lib/query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { groupDigits } from '../components/listing/group-digits';

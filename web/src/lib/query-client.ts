@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient } from './query';
 import { isApiError, isServerFault } from '../api/api-error';
 
 /** Server data cache shared by the screens; cleared on logout. */

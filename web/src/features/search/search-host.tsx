@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '../../lib/query';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from '../../lib/router';
 import { currentFolder, filesPathOf } from '../../routes/files/files-path';

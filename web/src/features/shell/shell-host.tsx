@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '../../lib/query';
 import { useLocation } from '../../lib/router';
 import { currentFolder, filesPathOf } from '../../routes/files/files-path';
 import { useAppSettings } from '../../stores/app-settings-store';

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '../../lib/query';
 import type { Resource } from '@burrow/protocol';
 import { fetchResource } from '../../api/resources';
 import { resourceQueryKey } from './files-path';

@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '../../lib/query';
 import { CircleHelp, FilePlus, FolderOpen, FolderPlus, LogIn, LogOut, Settings, Trash2, Upload, UserPlus, UserRound } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from '../../lib/query';
 import { fetchUsage } from '../../api/usage';
 import { isApiError, isRequestFault } from '../../api/api-error';
 

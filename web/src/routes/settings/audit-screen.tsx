@@ -1,7 +1,7 @@
 import type { AuditEntry, AuditOutcome, AuditSettings } from '@burrow/protocol';
 import type { TFunction } from 'i18next';
 import { AuditActions, AuditOutcomes } from '@burrow/protocol/audit-constants';
-import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, useQueryClient } from '../../lib/query';
 import { Download } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';

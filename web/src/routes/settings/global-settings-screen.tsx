@@ -1,5 +1,5 @@
 import type { HookEvent, Settings } from '@burrow/protocol';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '../../lib/query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getSettings, updateSettings } from '../../api/settings';

@@ -1,5 +1,5 @@
 import type { Share } from '@burrow/protocol';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '../../lib/query';
 import { Copy, Trash2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { deleteShare, listShares, shareLinkUrl } from '../../api/shares';

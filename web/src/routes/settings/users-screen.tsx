@@ -1,5 +1,5 @@
 import type { User } from '@burrow/protocol';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from '../../lib/query';
 import { Check, Pencil, Plus } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from '../../lib/router';

@@ -1,5 +1,5 @@
 import type { FileRequestInfo } from '@burrow/protocol';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from '../../lib/query';
 import { CircleAlert, CircleCheck, Inbox, UploadCloud } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';

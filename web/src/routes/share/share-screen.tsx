@@ -1,5 +1,5 @@
 import type { ArchiveFormat, Resource, ResourceItem } from '@burrow/protocol';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '../../lib/query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from '../../lib/router';

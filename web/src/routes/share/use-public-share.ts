@@ -1,5 +1,5 @@
 import type { Resource } from '@burrow/protocol';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from '../../lib/query';
 import { useRef, useState } from 'react';
 import { create } from 'zustand';
 import { isApiError } from '../../api/api-error';

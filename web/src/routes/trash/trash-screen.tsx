@@ -1,5 +1,5 @@
 import type { TrashItem, TrashList, TrashSortField } from '@burrow/protocol';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '../../lib/query';
 import { ArrowDown, ArrowUp, RotateCcw, Trash2, X } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';

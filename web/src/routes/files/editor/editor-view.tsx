@@ -1,5 +1,5 @@
 import type { Resource } from '@burrow/protocol';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '../../../lib/query';
 import { Eye, EyeOff, Save, Search, WrapText, X } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';

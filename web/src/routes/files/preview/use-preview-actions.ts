@@ -1,5 +1,5 @@
 import type { Resource, ResourceItem } from '@burrow/protocol';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '../../../lib/query';
 import { Download, Info, Pencil, Share2, Trash2 } from 'lucide-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';

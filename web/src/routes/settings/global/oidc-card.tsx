@@ -1,6 +1,6 @@
 import type { OidcSettings, OidcSettingsUpdate } from '@burrow/protocol';
 import { OidcPaths } from '@burrow/protocol/oidc-paths';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '../../../lib/query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getOidcSettings, updateOidcSettings } from '../../../api/oidc';

@@ -1,5 +1,5 @@
 import type { ApiToken, Permissions } from '@burrow/protocol';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '../../../lib/query';
 import { Trash2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { listApiTokens, revokeApiToken } from '../../../api/api-tokens';

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '../../../lib/query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getTwoFactorPolicy, getUserTwoFactor, resetUserTwoFactor, setTwoFactorPolicy, setUserTwoFactorRequired } from '../../../api/two-factor';
