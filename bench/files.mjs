@@ -22,6 +22,8 @@ const FILE_MB = Number(env.BENCH_FILE_MB ?? 1024);
 const ARCHIVE_FILES = Number(env.BENCH_ARCHIVE_FILES ?? 10_000);
 const ARCHIVE_MB = Number(env.BENCH_ARCHIVE_MB ?? 1024);
 const RUNS = Number(env.BENCH_RUNS ?? 5);
+/** Items the web app asks for first when it opens a folder. */
+const FIRST_ITEMS = 500;
 const NGINX = env.BENCH_NGINX ?? '/usr/sbin/nginx';
 const DEADLINE_MS = Number(env.BENCH_DEADLINE_S ?? 1500) * 1000;
 const REQUEST_TIMEOUT_MS = 300_000;
@@ -131,6 +133,7 @@ async function startBurrow() {
 async function measureListing(nginx, burrow) {
   const nginxTimes = [];
   const burrowTimes = [];
+  const headTimes = [];
   let burrowItems = 0;
   let nginxItems = 0;
   // One unmeasured pass each warms the page cache and the server.
@@ -148,9 +151,25 @@ async function measureListing(nginx, burrow) {
     }
     nginxTimes.push(fromNginx.seconds);
     burrowTimes.push(fromBurrow.seconds);
+    // What the web app asks first for a folder it opens: its first 500 items and the counts.
+    let headBody = '';
+    const head = await fetchTimed(burrow.port, `/api/resources/list/?first=${FIRST_ITEMS}`, { 'x-auth': burrow.token }, run === 0 ? (chunk) => (headBody += chunk) : undefined);
+    if (head.status !== 200) throw new Error(`Burrow first items answered ${head.status}`);
+    if (run === 0) {
+      const parsed = JSON.parse(headBody);
+      if (parsed.items.length !== Math.min(FIRST_ITEMS, LIST_ENTRIES) || parsed.numFiles + parsed.numDirs !== LIST_ENTRIES) throw new Error('the first items do not match the folder');
+    }
+    headTimes.push(head.seconds);
   }
   if (burrowItems !== LIST_ENTRIES || nginxItems !== LIST_ENTRIES) throw new Error(`listing sizes differ: Burrow ${burrowItems}, nginx ${nginxItems}`);
-  return { entries: LIST_ENTRIES, runs: RUNS, nginxMedianMs: median(nginxTimes) * 1000, burrowMedianMs: median(burrowTimes) * 1000, ratio: median(burrowTimes) / median(nginxTimes) };
+  return {
+    entries: LIST_ENTRIES,
+    runs: RUNS,
+    nginxMedianMs: median(nginxTimes) * 1000,
+    burrowMedianMs: median(burrowTimes) * 1000,
+    ratio: median(burrowTimes) / median(nginxTimes),
+    firstItemsMedianMs: median(headTimes) * 1000,
+  };
 }
 
 /** Downloads with curl when it is installed (a C client keeps the client out of the measure). */
@@ -380,6 +399,14 @@ function table(results) {
       `${results.listing.ratio.toFixed(2)}×`,
       '≤ 1.0× nginx time',
       results.listing.ratio <= 1.0 ? 'yes' : 'no',
+    ],
+    [
+      `First ${FIRST_ITEMS} of those entries and the counts (\`?first=\`, median of ${results.listing.runs})`,
+      '–',
+      `${results.listing.firstItemsMedianMs.toFixed(1)} ms`,
+      `${(results.listing.firstItemsMedianMs / results.listing.nginxMedianMs).toFixed(2)}×`,
+      'first rows on screen within 1 s',
+      '–',
     ],
     [
       `Download ${results.download.sizeMiB} MiB (median of ${results.download.runs})`,
