@@ -3,16 +3,7 @@ import { useState, type ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CancelledError, QueryClient, QueryClientProvider, useInfiniteQuery, useQuery, useQueryClient } from '.';
 import { hashKey, replaceEqualDeep } from './client';
-
-function deferred<T = void>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+import { deferred } from '../deferred';
 
 /** A query function answering each call with the next of its deferreds, recording what it was given. */
 function controlled<T>() {

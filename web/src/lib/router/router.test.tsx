@@ -4,22 +4,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { routes as appRoutes } from '../../routes/route-table';
 import { Link, Navigate, NavLink, Outlet, RouterProvider, createBrowserRouter, createMemoryRouter, isRouteErrorResponse, useBlocker, useLocation, useNavigate, useParams, useRouteError, useSearchParams, type RouteObject } from '.';
 import { matchRoutes, rankRoutes } from './match';
+import { deferred } from '../deferred';
 
 const ranked = rankRoutes(appRoutes);
 /** The path of the route table's leaf a pathname lands on, and its params. */
 function leafOf(pathname: string) {
   const match = matchRoutes(ranked, pathname);
   return { path: match?.routes.at(-1)?.path, index: match?.routes.at(-1)?.index, params: match?.params };
-}
-
-function deferred<T = void>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
 }
 
 function Where() {
