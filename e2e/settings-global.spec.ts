@@ -109,6 +109,8 @@ test.describe('global settings', () => {
     await card(adminPage, 'General').getByRole('button', { name: 'Save' }).click();
     await expect(size).toHaveValue('64 KB');
     await expect.poll(() => sent?.tus?.chunkSize).toBe(64 * 1024);
+    // The save reads the settings back before it ends; until then Save is busy and Enter does nothing.
+    await expect(card(adminPage, 'General').getByRole('button', { name: 'Save' })).toBeEnabled();
     await size.fill('128K');
     await size.press('Enter');
     await expect.poll(() => sent?.tus?.chunkSize).toBe(128 * 1024);
