@@ -57,8 +57,15 @@ test.describe('files screen: navigation, views and sorting', () => {
     await expect(listing(page).getByRole('row', { name: /data\.bin/ })).toContainText('1.5 KiB');
     await itemLink(page, 'data.bin').dblclick();
     await expect(page).toHaveURL(`${server.url}/files/${root.folder}/data.bin`);
-    await expect(page.getByRole('heading', { level: 1, name: 'data.bin' })).toBeVisible();
-    await expect(page.getByRole('navigation', { name: 'Location' }).getByRole('link', { name: 'data.bin' })).toHaveAttribute('aria-current', 'page');
+    // The preview takes the page, its bar in place of the breadcrumbs, with the file's facts.
+    const preview = page.getByRole('region', { name: 'data.bin' });
+    await expect(preview.getByRole('heading', { level: 1, name: 'data.bin' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Location' })).toBeHidden();
+    await expect(preview.getByRole('definition').first()).toHaveText('1.5 KiB');
+    await expect(preview.getByRole('link', { name: 'Download' }).first()).toHaveAttribute('href', `/api/raw/${root.folder}/data.bin`);
+    await preview.getByRole('link', { name: 'Parent folder' }).click();
+    await expect(page).toHaveURL(`${server.url}/files/${root.folder}/`);
+    await expect(page.getByRole('navigation', { name: 'Location' }).getByRole('link', { name: root.folder })).toHaveAttribute('aria-current', 'page');
   });
 
   test('loading, empty, missing, forbidden and offline states', async ({ server, makeUser, pageAs, root }) => {

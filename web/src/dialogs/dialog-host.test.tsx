@@ -47,17 +47,24 @@ describe('dialog host', () => {
     expect(document.activeElement).toBe(opener);
   });
 
-  it('stacks dialogs: Escape closes only the top one', async () => {
+  it('stacks dialogs: the ones below are inert, Escape closes only the top one', async () => {
     renderHost();
     act(() => {
       openDialog('new-folder', { folder: '/' });
       openDialog('new-file', { folder: '/' });
     });
-    await screen.findByRole('dialog', { name: 'New file' });
+    const top = await screen.findByRole('dialog', { name: 'New file' });
+    const below = screen.getByRole('dialog', { name: 'New folder' });
+    const layerOf = (dialog: HTMLElement) => dialog.closest<HTMLElement>('.dialog-layer')!;
+    expect(layerOf(below).inert).toBe(true);
+    expect(layerOf(top).inert).toBe(false);
+    // No attribute left behind saying `inert="false"`, which would make the top one inert too.
+    expect(layerOf(top).hasAttribute('inert')).toBe(false);
     expect(useDialogs.getState().stack.map((entry) => entry.name)).toEqual(['new-folder', 'new-file']);
     fireEvent.keyDown(document, { key: 'Escape' });
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'New file' })).toBeNull());
-    expect(screen.getByRole('dialog', { name: 'New folder' })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'New folder' })).toBe(below);
+    expect(layerOf(below).inert).toBe(false);
     expect(useDialogs.getState().stack.map((entry) => entry.name)).toEqual(['new-folder']);
   });
 

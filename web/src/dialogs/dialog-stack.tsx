@@ -11,12 +11,15 @@ function DialogLayer({ entry, isTop, onClose }: { entry: DialogEntry; isTop: boo
   const { t } = useTranslation();
   const layerRef = useRef<HTMLDivElement>(null);
   useFocusTrap(layerRef, isTop);
+  // Set on the element: React 18 has no `inert` property and would write `inert="false"`.
+  useLayoutEffect(() => {
+    if (layerRef.current) layerRef.current.inert = !isTop;
+  }, [isTop]);
   const Component = dialogComponents[entry.name] as ComponentType<typeof entry.props & DialogControls>;
   return (
     <div
       ref={layerRef}
       className="dialog-layer"
-      inert={!isTop}
       tabIndex={-1}
       onMouseDown={(event) => {
         // A press on the backdrop itself (not inside the dialog) dismisses it.
