@@ -141,9 +141,18 @@ async function measureListing(nginx, burrow) {
   await fetchTimed(burrow.port, '/api/resources/list/', { 'x-auth': burrow.token });
   for (let run = 0; run < RUNS; run++) {
     let nginxBody = '';
-    const fromNginx = await fetchTimed(nginx.port, '/list/', {}, run === 0 ? (chunk) => (nginxBody += chunk) : undefined);
     let burrowBody = '';
-    const fromBurrow = await fetchTimed(burrow.port, '/api/resources/list/', { 'x-auth': burrow.token }, run === 0 ? (chunk) => (burrowBody += chunk) : undefined);
+    const listNginx = () => fetchTimed(nginx.port, '/list/', {}, run === 0 ? (chunk) => (nginxBody += chunk) : undefined);
+    const listBurrow = () => fetchTimed(burrow.port, '/api/resources/list/', { 'x-auth': burrow.token }, run === 0 ? (chunk) => (burrowBody += chunk) : undefined);
+    // Each goes first in every other run.
+    let fromNginx, fromBurrow;
+    if (run % 2 === 0) {
+      fromNginx = await listNginx();
+      fromBurrow = await listBurrow();
+    } else {
+      fromBurrow = await listBurrow();
+      fromNginx = await listNginx();
+    }
     if (fromBurrow.status !== 200) throw new Error(`Burrow listing answered ${fromBurrow.status}`);
     if (run === 0) {
       nginxItems = JSON.parse(nginxBody).length;
@@ -209,16 +218,25 @@ function dropFromPageCache(file) {
 
 /** Downloads the big file from both servers, its pages cached (warmed by the first run) or dropped before each download. */
 async function measureDownload(nginx, burrow, { cached }) {
-  const runs = Math.max(1, Math.min(RUNS, 3));
+  const runs = Math.max(1, Math.min(RUNS, 5));
   const nginxRates = [];
   const burrowRates = [];
   const get = hasCurl() ? curlTimed : fetchTimed;
   const file = path.join(data, 'big.bin');
+  const fromNginxOnce = async () => {
+    if (!cached) dropFromPageCache(file);
+    return get(nginx.port, '/big.bin');
+  };
+  const fromBurrowOnce = async () => {
+    if (!cached) dropFromPageCache(file);
+    return get(burrow.port, '/api/raw/big.bin', { 'x-auth': burrow.token });
+  };
   for (let run = 0; run < runs; run++) {
-    if (!cached) dropFromPageCache(file);
-    const fromNginx = await get(nginx.port, '/big.bin');
-    if (!cached) dropFromPageCache(file);
-    const fromBurrow = await get(burrow.port, '/api/raw/big.bin', { 'x-auth': burrow.token });
+    // Each goes first in every other run, so neither always meets what the other left behind.
+    const burrowFirst = run % 2 === 1;
+    const first = await (burrowFirst ? fromBurrowOnce() : fromNginxOnce());
+    const second = await (burrowFirst ? fromNginxOnce() : fromBurrowOnce());
+    const [fromNginx, fromBurrow] = burrowFirst ? [second, first] : [first, second];
     if (fromBurrow.bytes !== FILE_MB * MiB || fromNginx.bytes !== FILE_MB * MiB) throw new Error('download sizes differ');
     nginxRates.push(fromNginx.bytes / fromNginx.seconds);
     burrowRates.push(fromBurrow.bytes / fromBurrow.seconds);
