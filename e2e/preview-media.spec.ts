@@ -139,6 +139,8 @@ test.describe('previews', () => {
     copyMedia(root, ['photo.jpg', 'tone.mp3']);
     await openPreview(adminPage, `${root.folder}/photo.jpg`);
     await expect(previewTitle(adminPage)).toHaveText('photo.jpg');
+    // The arrow steps once the folder's listing has told the preview which file comes next.
+    await expect(adminPage.getByRole('button', { name: 'Next file' })).toBeVisible();
     // Escape goes in as soon as the title changes, before the screen's effects of the step have run.
     // The whole page is watched: the bar may be drawn anew rather than changed in place.
     await adminPage.evaluate(() => {
