@@ -11,7 +11,7 @@ function DialogLayer({ entry, isTop, onClose }: { entry: DialogEntry; isTop: boo
   const { t } = useTranslation();
   const layerRef = useRef<HTMLDivElement>(null);
   useFocusTrap(layerRef, isTop);
-  // Set on the element: React 18 has no `inert` property and would write `inert="false"`.
+  // Set on the element: React 18 knows no `inert` prop and would drop it.
   useLayoutEffect(() => {
     if (layerRef.current) layerRef.current.inert = !isTop;
   }, [isTop]);
