@@ -2,13 +2,14 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import http from 'node:http';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FILE_CHUNK, FileRangeStream } from './file-range-stream.js';
-import { loadZeroCopy, type ZeroCopy } from './zero-copy.js';
-import { NO_FAST_PATHS_ENV } from '../storage/libc.js';
+import { loadZeroCopy, plainSocketFd, type ZeroCopy } from './zero-copy.js';
+import { NO_FAST_PATHS_ENV, libcFunction } from '../storage/libc.js';
 
 /** The C library fast paths are there to test: on Linux, unless the environment switch turns them off. */
 const fastPaths = process.platform === 'linux' && process.env[NO_FAST_PATHS_ENV] !== '1';
@@ -16,7 +17,7 @@ const fastPaths = process.platform === 'linux' && process.env[NO_FAST_PATHS_ENV]
 let folder: string;
 let file: string;
 let content: Buffer;
-let server: http.Server | undefined;
+let server: net.Server | undefined;
 
 beforeEach(() => {
   folder = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-range-'));
@@ -51,6 +52,19 @@ async function waitFor(check: () => boolean, ms = 5000): Promise<boolean> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return check();
+}
+
+/** Drops the test file's pages from the page cache, as if it had not been read for long. */
+function evictFile(): void {
+  const fadvise = libcFunction('int posix_fadvise(int fd, int64_t offset, int64_t length, int advice)')!;
+  const fd = fs.openSync(file, 'r');
+  try {
+    fs.fdatasyncSync(fd);
+    const POSIX_FADV_DONTNEED = 4;
+    expect(fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)).toBe(0);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**
@@ -92,8 +106,24 @@ function download(port: number, pauses: boolean): Promise<Buffer> {
   });
 }
 
-/** Bytes the kernel sent in the current test, and descriptors duplicated but not yet released (through a counting wrapper). */
+/**
+ * Bytes the kernel sent in the current test, those of them sent on the event loop from the page
+ * cache, and descriptors duplicated but not yet released (through a counting wrapper).
+ */
 let kernelBytes = 0;
+let cachedBytes = 0;
+/** Each cork request, with the socket's TCP_CORK as the kernel reported it before and after. */
+let corks: { on: boolean; corked: boolean }[] = [];
+
+/** Whether the socket holds back partly filled segments, read back from the kernel. */
+function tcpCorked(socketFd: number): boolean {
+  const getsockopt = libcFunction('int getsockopt(int fd, int level, int name, _Out_ int *value, _Inout_ uint32_t *length)')!;
+  const value = [0];
+  const IPPROTO_TCP = 6;
+  const TCP_CORK = 3;
+  expect(getsockopt(socketFd, IPPROTO_TCP, TCP_CORK, value, [4])).toBe(0);
+  return value[0] !== 0;
+}
 let copiesHeld = 0;
 /** Read-ahead requests made, and those made while the stream held no descriptor of its own. */
 let prefetches = 0;
@@ -103,6 +133,13 @@ async function countingZeroCopy(): Promise<ZeroCopy | undefined> {
   if (!zeroCopy) return undefined;
   return {
     widenSendBuffer: (socketFd) => zeroCopy.widenSendBuffer(socketFd),
+    cork(socketFd, on) {
+      // The socket is corked while its descriptor is held, and let go before it is given back.
+      expect(copiesHeld).toBe(2);
+      corks.push({ on, corked: tcpCorked(socketFd) });
+      zeroCopy.cork(socketFd, on);
+      corks.push({ on, corked: tcpCorked(socketFd) });
+    },
     duplicate(fd) {
       const copy = zeroCopy.duplicate(fd);
       copiesHeld++;
@@ -120,6 +157,14 @@ async function countingZeroCopy(): Promise<ZeroCopy | undefined> {
     async send(socketFd, fileFd, position, count) {
       const sent = await zeroCopy.send(socketFd, fileFd, position, count);
       if (typeof sent === 'number') kernelBytes += sent;
+      return sent;
+    },
+    sendCached(socketFd, fileFd, position, count) {
+      const sent = zeroCopy.sendCached(socketFd, fileFd, position, count);
+      if (typeof sent === 'number') {
+        kernelBytes += sent;
+        cachedBytes += sent;
+      }
       return sent;
     },
   };
@@ -154,10 +199,62 @@ describe('loadZeroCopy', () => {
   });
 });
 
+describe('ZeroCopy.sendCached', () => {
+  it.runIf(fastPaths)('sends on the calling thread only what the page cache holds whole', async () => {
+    const zeroCopy = (await loadZeroCopy())!;
+    const received: Buffer[] = [];
+    let arrived = 0;
+    const listener = net.createServer((socket) =>
+      socket.on('data', (chunk: Buffer) => {
+        received.push(chunk);
+        arrived += chunk.length;
+      }),
+    );
+    server = listener;
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const client = net.connect((listener.address() as AddressInfo).port, '127.0.0.1');
+    await new Promise((resolve) => client.once('connect', resolve));
+    const fd = fs.openSync(file, 'r');
+    try {
+      const socketFd = plainSocketFd(client)!;
+      evictFile();
+      // Not one page of the range is cached: nothing is sent, the caller must go to the pool.
+      expect(zeroCopy.sendCached(socketFd, fd, FILE_CHUNK, 4096)).toBe('uncached');
+      // One page read back is not enough for a range of two.
+      const page = Buffer.alloc(4096);
+      fs.readSync(fd, page, 0, 4096, FILE_CHUNK);
+      expect(zeroCopy.sendCached(socketFd, fd, FILE_CHUNK, 8192)).toBe('uncached');
+      expect(zeroCopy.sendCached(socketFd, fd, FILE_CHUNK, 4096)).toBe(4096);
+      // A range that starts and ends inside cached pages counts those pages.
+      fs.readSync(fd, page, 0, 4096, FILE_CHUNK + 4096);
+      expect(zeroCopy.sendCached(socketFd, fd, FILE_CHUNK + 4096, 100)).toBe(100);
+      expect(await waitFor(() => arrived === 4196)).toBe(true);
+      expect(Buffer.concat(received).equals(content.subarray(FILE_CHUNK, FILE_CHUNK + 4196))).toBe(true);
+      // A failure of the socket is reported, as `send` reports it.
+      expect(() => zeroCopy.sendCached(fd, fd, FILE_CHUNK, 100)).toThrow(/sendfile failed/);
+    } finally {
+      fs.closeSync(fd);
+      client.destroy();
+    }
+  });
+
+  it.runIf(fastPaths)('sends a file the page cache does not hold from the pool, byte for byte', async () => {
+    kernelBytes = 0;
+    cachedBytes = 0;
+    const port = await serveRange(0, content.length - 1, await countingZeroCopy());
+    evictFile();
+    const body = await download(port, false);
+    expect(body.equals(content)).toBe(true);
+    expect(kernelBytes - cachedBytes).toBeGreaterThan(0);
+  });
+});
+
 for (const mode of modes) {
   describe(`FileRangeStream into a response, ${mode.name}`, () => {
     it('sends a whole file byte for byte, also to a client that stalls', async () => {
       kernelBytes = 0;
+      cachedBytes = 0;
+      corks = [];
       prefetches = 0;
       prefetchesWithoutCopies = 0;
       const port = await serveRange(0, content.length - 1, await mode.zeroCopy());
@@ -169,6 +266,13 @@ for (const mode of modes) {
       // The kernel took most of the bytes; the ordinary pieces only carried the rest.
       if (mode.kernel) expect(kernelBytes).toBeGreaterThan(content.length);
       else expect(kernelBytes).toBe(0);
+      // The file was just written, so the page cache holds it: sends skipped the pool.
+      if (mode.kernel) expect(cachedBytes).toBeGreaterThan(content.length);
+      // Corked for each download's kernel sends, let go at its end.
+      const corked = { on: true, corked: true };
+      const letGo = { on: false, corked: false };
+      if (mode.kernel) expect(corks).toEqual([{ on: true, corked: false }, corked, { on: false, corked: true }, letGo, { on: true, corked: false }, corked, { on: false, corked: true }, letGo]);
+      else expect(corks).toEqual([]);
       // The kernel was asked to read ahead, and each request ended before the file was let go.
       if (mode.kernel) expect(prefetches).toBeGreaterThan(0);
       expect(prefetchesWithoutCopies).toBe(0);

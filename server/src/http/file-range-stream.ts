@@ -14,6 +14,11 @@ const PIECE = 16 * 1024;
 const FULL_SOCKET_RETRIES = 4;
 /** Most bytes one `sendfile` call may take: a call on a file not yet cached waits for the disk (on a pool thread). */
 const SEND_LIMIT = 4 * 1024 * 1024;
+/**
+ * Most bytes one `sendfile` call on the event loop may take, for a range the page cache holds
+ * whole: the loop waits while the kernel copies them into the socket.
+ */
+const CACHED_SEND_LIMIT = 2 * 1024 * 1024;
 /** Bytes the kernel is asked to read ahead of the sends (files not in the page cache yet). */
 const PREFETCH = 16 * 1024 * 1024;
 
@@ -114,7 +119,12 @@ export class FileRangeStream extends Readable {
     if (!fresh || !(destination instanceof http.ServerResponse)) return super.pipe(destination, options);
     this.#pumping = true;
     const zeroCopy = this.#zeroCopy && kernelCanSend(destination) ? this.#zeroCopy : undefined;
-    this.#drive(destination, options?.end !== false, zeroCopy).catch((error: Error) => this.destroy(error));
+    this.#drive(destination, options?.end !== false, zeroCopy).catch((error: NodeJS.ErrnoException) => {
+      // A client that went away is no failure of the file: the response closes, which ends this
+      // stream. The kernel may tell before Node's socket does.
+      if (error.code === 'EPIPE' || error.code === 'ECONNRESET') destination.destroy();
+      else this.destroy(error);
+    });
     return destination;
   }
 
@@ -206,9 +216,11 @@ export class FileRangeStream extends Readable {
       prefetchedTo = Math.min(this.#end, from + PREFETCH);
       prefetching = zeroCopy.prefetch(fileFd, from, prefetchedTo - from).finally(() => (prefetching = undefined));
     };
+    zeroCopy.cork(socketFd, true);
     try {
       await this.#sendPiecesAhead(response, zeroCopy, socketFd, fileFd, stopped, piece, prefetch);
     } finally {
+      zeroCopy.cork(socketFd, false);
       // The descriptors are released after this returns: the request must be done with them.
       await prefetching;
     }
@@ -242,7 +254,12 @@ export class FileRangeStream extends Readable {
         // Whatever Node still holds for the socket must go first: take the ordinary way.
         const socket = response.socket;
         if (stopped() || !socket || socket.destroyed || socket.writableLength > 0) break;
-        const sent = await zeroCopy.send(socketFd, fileFd, this.#position, Math.min(SEND_LIMIT, this.#end - this.#position));
+        // Cached bytes go at once, a little at a time so other connections get their turns
+        // between; the rest goes from a pool thread, which may wait for the disk.
+        const remaining = this.#end - this.#position;
+        let sent = zeroCopy.sendCached(socketFd, fileFd, this.#position, Math.min(CACHED_SEND_LIMIT, remaining));
+        if (sent === 'uncached') sent = await zeroCopy.send(socketFd, fileFd, this.#position, Math.min(SEND_LIMIT, remaining));
+        else if (sent !== 'again') await yieldToLoop();
         if (stopped()) return;
         if (sent === 'again') {
           // A fast reader empties the socket within microseconds: try again after the other
