@@ -137,8 +137,10 @@ const webSuite = wants('web') && fs.existsSync(path.join(root, 'web/vitest.confi
 const browserSuite = wants('e2e') && fs.existsSync(path.join(root, 'e2e/playwright.config.ts'));
 // The server suite runs twice, side by side: on SQLite, and on a private PostgreSQL cluster that
 // the suite starts itself (every database of every test there; without PostgreSQL installed that
-// run fails, it is never skipped). Each run keeps one test file at a time; much of a server test
-// is waiting on sockets, child processes and the disk, so two runs share two cores well.
+// run fails, it is never skipped). The PostgreSQL run takes the test files that open a test
+// database; the others do the same in either run. Each run keeps one test file at a time; much
+// of a server test is waiting on sockets, child processes and the disk, so two runs share two
+// cores well.
 const serverRuns = [];
 if (wants('server')) serverRuns.push(vitestSuite('server'));
 if (wants('server') || only.includes('server-postgres')) {

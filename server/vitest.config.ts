@@ -1,5 +1,10 @@
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
+import { databaseTestFiles } from './src/test-support/database-test-files.js';
+
+// On PostgreSQL (BURROW_TEST_DATABASE=postgres) only the test files that open a test database run:
+// the others would do exactly what they do in the SQLite run.
+const onPostgres = process.env.BURROW_TEST_DATABASE === 'postgres';
 
 export default defineConfig({
   resolve: {
@@ -8,7 +13,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['src/**/*.test.ts'],
+    include: onPostgres ? databaseTestFiles(fileURLToPath(new URL('.', import.meta.url))) : ['src/**/*.test.ts'],
     // With BURROW_TEST_DATABASE=postgres: a private PostgreSQL cluster for the run.
     globalSetup: ['src/test-support/global-setup.ts'],
     setupFiles: ['src/test-support/setup-file.ts'],
