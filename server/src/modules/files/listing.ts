@@ -8,8 +8,6 @@ import { detectType, subtitlesOf } from './file-types.js';
 import { IS_DIR, IS_SYMLINK, realOf, scanFolder } from './folder-scan.js';
 import { listingJson, listingResource, readFolderListing, type FolderListing } from './folder-listing.js';
 
-;
-
 /** The fields of a resource itself (the folder or file requested). */
 function resourceFields(resolved: ResolvedPath, stat: AnyStats, type: ResourceType, echoSlash: boolean): Resource {
   const name = resolved.virtual === '/' ? '' : baseName(resolved.virtual);
