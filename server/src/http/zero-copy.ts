@@ -12,8 +12,9 @@ export type ZeroCopy = {
    * Sends up to `count` bytes of `fileFd` from `position` to the non-blocking socket `socketFd`,
    * on a thread of the pool: a file that is not cached yet is read from the disk there, never on
    * the event loop. Resolves to the bytes sent (0: the file ended), or 'again' when the socket is
-   * full; rejects on any other failure (with `code` EPIPE or ECONNRESET when the peer went away). Both descriptors must stay open
-   * until it settles: pass ones from `duplicate`, which nothing else can close meanwhile.
+   * full; rejects on any other failure, with `code` EPIPE or ECONNRESET when the peer went away.
+   * Both descriptors must stay open until it settles: pass ones from `duplicate`, which nothing
+   * else can close meanwhile.
    */
   send(socketFd: number, fileFd: number, position: number, count: number): Promise<number | 'again'>;
   /**

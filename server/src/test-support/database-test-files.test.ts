@@ -13,6 +13,13 @@ afterEach(() => {
   folder = undefined;
 });
 
+// Import lines of the made-up sources, put together here so that this file's own text holds
+// none: the walk reads imports from the text, and would take these for this file's.
+const quoted = (target: string) => `'${target}'`;
+const importing = (target: string) => `import { value } from ${quoted(target)};`;
+const sideEffect = (target: string) => `import ${quoted(target)};`;
+const dynamic = (target: string) => `const value = await import(${quoted(target)});`;
+
 /** A server folder holding the given sources under src/. */
 function tree(files: Record<string, string>): string {
   folder = fs.mkdtempSync(path.join(os.tmpdir(), 'burrow-db-tests-'));
@@ -28,17 +35,17 @@ describe('databaseTestFiles', () => {
   it('finds the test files that reach the test database through any chain of imports', () => {
     const root = tree({
       'test-support/postgres.ts': 'export const testDatabase = 1;',
-      'test-support/app.ts': "import { testDatabase } from './postgres.js';",
+      'test-support/app.ts': importing('./postgres.js'),
       // Two helpers importing each other, the second one reaching the database.
-      'a/helper-one.ts': "import './helper-two.js';",
-      'a/helper-two.ts': "import './helper-one.js';\nimport { testDatabase } from '../test-support/app.js';",
-      'a/direct.test.ts': "import { testDatabase } from '../test-support/postgres.js';",
-      'a/through-cycle.test.ts': "import { x } from './helper-one.js';",
-      'b/dynamic.test.ts': "const app = await import('../test-support/app.js');",
-      'b/plain.test.ts': "import fs from 'node:fs';\nimport { y } from './util.js';",
+      'a/helper-one.ts': sideEffect('./helper-two.js'),
+      'a/helper-two.ts': sideEffect('./helper-one.js') + '\n' + importing('../test-support/app.js'),
+      'a/direct.test.ts': importing('../test-support/postgres.js'),
+      'a/through-cycle.test.ts': importing('./helper-one.js'),
+      'b/dynamic.test.ts': dynamic('../test-support/app.js'),
+      'b/plain.test.ts': importing('node:fs') + '\n' + importing('./util.js'),
       'b/util.ts': 'export const y = 1;',
       // Named like the helper, but from a package: not the test database.
-      'b/package-named.test.ts': "import { app } from 'app.js';",
+      'b/package-named.test.ts': importing('app.js'),
     });
     expect(databaseTestFiles(root)).toEqual(['src/a/direct.test.ts', 'src/a/through-cycle.test.ts', 'src/b/dynamic.test.ts']);
   });
@@ -60,6 +67,7 @@ describe('databaseTestFiles', () => {
     expect(found).toContain('src/cli/migrate.test.ts');
     expect(found).not.toContain('src/http/file-range-stream.test.ts');
     expect(found).not.toContain('src/config.test.ts');
+    expect(found).not.toContain('src/test-support/database-test-files.test.ts');
     expect(found.size).toBeLessThan(all.length);
   });
 });
