@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IS_FILE } from './entry-stats.js';
 import { EntryStatPool } from './entry-stats-pool.js';
+import { TYPE_CODES } from './listing-items.js';
 
 let folder: string;
 beforeEach(() => {
@@ -34,6 +35,27 @@ describe('EntryStatPool', () => {
     expect(Array.from(second!.sizes)).toEqual(names.map((name) => Number(name.slice(5))));
     expect(Array.from(second!.flags).every((flags) => (flags & IS_FILE) !== 0)).toBe(true);
     expect(Array.from(second!.sizes)).toEqual(Array.from(first!.sizes));
+    await waitFor(() => !pool.running, 10_000);
+  }, 60_000);
+
+  it('stats, types, orders and writes the listing items of a folder, each sent as soon as it is known', async () => {
+    const pool = new EntryStatPool(2, 300);
+    const names = fs.readdirSync(folder);
+    const result = await pool.statAndWrite(folder, '/some folder', names);
+    expect(result).toBeDefined();
+    expect(Array.from(result!.columns.sizes)).toEqual(names.map((name) => Number(name.slice(5))));
+    const typed = await result!.typed;
+    // No extension: text when empty, and worth reading the first bytes of otherwise.
+    expect(Array.from(typed!.types.typeCodes).every((code) => TYPE_CODES[code] === 'text')).toBe(true);
+    expect(Array.from(typed!.types.sniff)).toEqual(names.map((name) => (name === 'file-0' ? 0 : 1)));
+    // readdir gives byte order: file-10 comes before file-2, so the names are not in natural order.
+    expect(typed!.order!.files.up).toBe(false);
+    const parts = (await result!.items)!;
+    expect(parts.map((part) => part.first)).toEqual([0, 25]);
+    const text = Buffer.concat(parts.map((part) => Buffer.from(part.bytes.buffer, part.bytes.byteOffset, part.bytes.length))).toString('utf8');
+    const items = JSON.parse(`[${text.slice(1)}]`) as { name: string; path: string; size: number }[];
+    expect(items.map((item) => item.name)).toEqual(names);
+    expect(items[3]).toMatchObject({ path: `/some folder/${names[3]}`, size: Number(names[3]!.slice(5)) });
     await waitFor(() => !pool.running, 10_000);
   }, 60_000);
 });

@@ -3,6 +3,8 @@ import { Worker } from 'node:worker_threads';
 import { keepYoungGenerationSmallAfter } from '../../storage/young-generation.js';
 import { createStatColumns, type StatColumns } from './entry-stats.js';
 import type { StatRequest } from './entry-stats.worker.js';
+import type { EntryTypes, WrittenItems } from './listing-items.js';
+import { joinNameOrders, type NameOrder } from './sorting.js';
 
 /** Worker failures after which stats stay on the main thread for good. */
 const MAX_FAILURES = 3;
@@ -10,7 +12,12 @@ const MAX_FAILURES = 3;
 /** Workers idle this long are stopped (each is a whole V8 instance, megabytes of memory); the next big listing starts them again. */
 const IDLE_MS = 30_000;
 
-type Pending = { resolve: (columns: StatColumns) => void; reject: (error: Error) => void };
+/** A worker's answer: stats, or written items. */
+type Answer = { id: number; columns?: StatColumns; types?: EntryTypes; order?: NameOrder; written?: WrittenItems };
+
+/** How the workers typed a folder's names, and their name order when known (see `statAndWrite`). */
+export type TypedNames = { types: EntryTypes; order?: NameOrder };
+type Pending = { resolve: (answer: Answer) => void; reject: (error: Error) => void };
 
 /**
  * Starts a stat worker. Built code runs the compiled worker module; when the server runs from
@@ -60,28 +67,54 @@ export class EntryStatPool {
     const workers = this.#start();
     if (!workers) return undefined;
     const partSize = Math.ceil(names.length / workers.length);
-    const parts: Promise<StatColumns>[] = [];
+    const parts: Promise<Answer>[] = [];
     for (let part = 0; part * partSize < names.length; part++) {
-      parts.push(this.#request(workers[part]!, folder, names.slice(part * partSize, (part + 1) * partSize)));
+      const request: StatRequest = { id: this.#nextId++, folder, names: names.slice(part * partSize, (part + 1) * partSize) };
+      parts.push(this.#expect(request.id));
+      workers[part]!.postMessage(request);
     }
-    let results: StatColumns[];
     try {
-      results = await Promise.all(parts);
+      return joinColumns((await Promise.all(parts)).map((answer) => answer.columns!), names.length);
     } catch {
       return undefined;
     }
-    if (results.length === 1) return results[0];
-    const columns = createStatColumns(names.length);
-    let offset = 0;
-    for (const result of results) {
-      columns.flags.set(result.flags, offset);
-      columns.modes.set(result.modes, offset);
-      columns.sizes.set(result.sizes, offset);
-      columns.mtimeSeconds.set(result.mtimeSeconds, offset);
-      columns.mtimeNanos.set(result.mtimeNanos, offset);
-      offset += result.flags.length;
+  }
+
+  /**
+   * Stats every name in `folder` and has the workers type the entries, find their name order and
+   * write their listing items too (see `typeEntries`, `nameOrderOf`, `writeItems`): each comes as
+   * soon as it is known, the items in parts, by their first name. Undefined when no worker can do
+   * it; the types and items are undefined when a worker failed meanwhile.
+   */
+  async statAndWrite(
+    folder: string,
+    folderVirtual: string,
+    names: readonly string[],
+  ): Promise<{ columns: StatColumns; typed: Promise<TypedNames | undefined>; items: Promise<WrittenItems[] | undefined> } | undefined> {
+    const workers = this.#start();
+    if (!workers) return undefined;
+    const partSize = Math.ceil(names.length / workers.length);
+    const stats: Promise<Answer>[] = [];
+    const typed: Promise<Answer>[] = [];
+    const written: Promise<Answer>[] = [];
+    for (let part = 0; part * partSize < names.length; part++) {
+      const first = part * partSize;
+      const request: StatRequest = { id: this.#nextId++, folder, names: names.slice(first, first + partSize), items: { id: this.#nextId++, typesId: this.#nextId++, folderVirtual, first } };
+      stats.push(this.#expect(request.id));
+      typed.push(this.#expect(request.items!.typesId));
+      written.push(this.#expect(request.items!.id));
+      workers[part]!.postMessage(request);
     }
-    return columns;
+    // Should the stats fail, the rest fails with them: nobody waits for it then.
+    const whenTyped = Promise.all(typed).then((answers) => joinTypes(answers, names.length), () => undefined);
+    const items = Promise.all(written).then((answers) => answers.map((answer) => answer.written!), () => undefined);
+    let answers: Answer[];
+    try {
+      answers = await Promise.all(stats);
+    } catch {
+      return undefined;
+    }
+    return { columns: joinColumns(answers.map((answer) => answer.columns!), names.length), typed: whenTyped, items };
   }
 
   #start(): Worker[] | undefined {
@@ -103,10 +136,10 @@ export class EntryStatPool {
 
   #watch(worker: Worker): Worker {
     worker.unref();
-    worker.on('message', (message: { id: number; columns: StatColumns }) => {
+    worker.on('message', (message: Answer) => {
       const pending = this.#pending.get(message.id);
       this.#pending.delete(message.id);
-      pending?.resolve(message.columns);
+      pending?.resolve(message);
       if (this.#pending.size === 0) this.#retireWhenIdle();
     });
     const fail = (error: Error) => this.#fail(worker, error);
@@ -146,14 +179,41 @@ export class EntryStatPool {
     this.#pending.clear();
   }
 
-  #request(worker: Worker, folder: string, names: string[]): Promise<StatColumns> {
-    return new Promise((resolve, reject) => {
-      const id = this.#nextId++;
-      this.#pending.set(id, { resolve, reject });
-      const request: StatRequest = { id, folder, names };
-      worker.postMessage(request);
-    });
+  /** The answer to come under `id`. */
+  #expect(id: number): Promise<Answer> {
+    return new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject }));
   }
+}
+
+/** The stats of consecutive parts of `count` names, as one set of columns. */
+function joinColumns(parts: StatColumns[], count: number): StatColumns {
+  if (parts.length === 1) return parts[0]!;
+  const columns = createStatColumns(count);
+  let offset = 0;
+  for (const part of parts) {
+    columns.flags.set(part.flags, offset);
+    columns.modes.set(part.modes, offset);
+    columns.sizes.set(part.sizes, offset);
+    columns.mtimeSeconds.set(part.mtimeSeconds, offset);
+    columns.mtimeNanos.set(part.mtimeNanos, offset);
+    offset += part.flags.length;
+  }
+  return columns;
+}
+
+/** The types and name orders of consecutive parts of `count` names, joined. */
+function joinTypes(parts: Answer[], count: number): TypedNames {
+  const types = parts.length === 1 ? parts[0]!.types! : { typeCodes: new Uint8Array(count), sniff: new Uint8Array(count) };
+  if (parts.length > 1) {
+    let offset = 0;
+    for (const part of parts) {
+      types.typeCodes.set(part.types!.typeCodes, offset);
+      types.sniff.set(part.types!.sniff, offset);
+      offset += part.types!.typeCodes.length;
+    }
+  }
+  const orders = parts.map((part) => part.order);
+  return { types, order: orders.every((order) => order !== undefined) ? joinNameOrders(orders as NameOrder[]) : undefined };
 }
 
 /** The pool listings share: one worker per core, at most two (the stats are I/O-light). */

@@ -100,12 +100,8 @@ let cachedSecond = Number.NaN;
 let cachedDateTime = '';
 let cachedZone = '';
 
-/**
- * RFC 3339 with nanoseconds and the server's local offset, as Go's `time.Time` marshals:
- * trailing zeros of the fraction are trimmed (no fraction at all when it is zero) and a zero
- * offset is written `Z`. Takes whole seconds since the epoch and the nanoseconds within.
- */
-export function formatModifiedParts(utcSeconds: number, nanos: number): string {
+/** Fills the cache above for a second. */
+function formatSecond(utcSeconds: number): void {
   if (utcSeconds !== cachedSecond) {
     const offsetMinutes = localOffsetMinutes(utcSeconds);
     const local = utcSeconds + offsetMinutes * 60;
@@ -122,6 +118,24 @@ export function formatModifiedParts(utcSeconds: number, nanos: number): string {
     }
     cachedSecond = utcSeconds;
   }
+}
+
+/**
+ * What `formatModifiedParts` writes before the fraction of a second (the date and time) and after
+ * it (the offset), for writers that put the fraction in themselves.
+ */
+export function modifiedSecondParts(utcSeconds: number): { dateTime: string; zone: string } {
+  formatSecond(utcSeconds);
+  return { dateTime: cachedDateTime, zone: cachedZone };
+}
+
+/**
+ * RFC 3339 with nanoseconds and the server's local offset, as Go's `time.Time` marshals:
+ * trailing zeros of the fraction are trimmed (no fraction at all when it is zero) and a zero
+ * offset is written `Z`. Takes whole seconds since the epoch and the nanoseconds within.
+ */
+export function formatModifiedParts(utcSeconds: number, nanos: number): string {
+  formatSecond(utcSeconds);
   if (nanos === 0) return cachedDateTime + cachedZone;
   let digits = 9;
   let fraction = nanos;

@@ -23,8 +23,8 @@ export type GetOptions = {
 /** What a resource GET answers; the route turns it into HTTP. */
 export type GetResult =
   | { kind: 'json'; resource: Resource }
-  /** A folder listing, already serialised as UTF-8 JSON (big folders would make a huge object). */
-  | { kind: 'jsonText'; text: Buffer }
+  /** A folder listing, already serialised as UTF-8 JSON in parts sent one after the other (big folders would make a huge object). */
+  | { kind: 'jsonText'; text: Buffer[] }
   /** 202 with no body: the request needs `download`, which the user lacks. */
   | { kind: 'accepted' }
   | { kind: 'raw'; stream: Readable; size: number };

@@ -43,7 +43,7 @@ const write = (relative: string, content = 'x') => {
 
 async function listing(scope: Scope, virtual: string, sorting = { by: 'name', asc: false }) {
   const resolved = await scope.resolve(virtual, 'read');
-  return { object: await listFolder(scope, resolved, sorting), json: await listFolderJson(scope, resolved, sorting) };
+  return { object: await listFolder(scope, resolved, sorting), json: Buffer.concat(await listFolderJson(scope, resolved, sorting)) };
 }
 
 describe('folder listings as JSON', () => {
@@ -118,6 +118,57 @@ describe('folder listings as JSON', () => {
     expect(files[8]).toMatchObject({ size: 1, type: 'text', path: '/big/file-00008.txt', extension: '.txt' });
   });
 
+  it('writes a big folder with the items the stat workers wrote, and writes itself those it types otherwise', async () => {
+    const count = WORKER_THRESHOLD + 300;
+    // Byte order is not natural order here (file-10 before file-9), so the names must be sorted.
+    for (let index = 0; index < count; index++) write(`w/file-${index}.txt`, 'y'.repeat(index % 5));
+    // Unknown extensions: few enough to be sniffed, so their types come from their content.
+    write('w/clip.bin', Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x01, 0x00]).toString('latin1'));
+    write('w/notes.unknownext', 'plain words');
+    write('w/movie.mp4');
+    write('w/movie.en.vtt');
+    write('w/Café "quoted".md');
+    write('w/README.md');
+    write('w/readme.md');
+    fs.mkdirSync(path.join(root, 'w/Folder'));
+    fs.symlinkSync('README.md', path.join(root, 'w/link.md'));
+    for (const sorting of [
+      { by: 'name', asc: false },
+      { by: 'name', asc: true },
+      { by: 'size', asc: false },
+      { by: '', asc: false },
+    ]) {
+      const { object, json } = await listing(scopeOf(), '/w/', sorting);
+      expect(json.toString('utf8')).toBe(JSON.stringify(object));
+    }
+    const { object } = await listing(scopeOf(), '/w/');
+    const names = object.items!.map((item) => item.name);
+    expect(names.slice(0, 3)).toEqual(['Folder', 'Café "quoted".md', 'clip.bin']);
+    expect(names.indexOf('file-9.txt')).toBeLessThan(names.indexOf('file-10.txt'));
+    const byName = Object.fromEntries(object.items!.map((item) => [item.name, item]));
+    expect(byName['movie.mp4']).toMatchObject({ type: 'video', subtitles: ['/w/movie.en.vtt'] });
+    expect(byName['notes.unknownext']!.type).toBe('text');
+    expect(byName['link.md']).toMatchObject({ isSymlink: true, type: 'text' });
+  });
+
+  it('lists a folder the stat workers have already ordered, in that order', async () => {
+    const count = WORKER_THRESHOLD + 100;
+    for (let index = 0; index < count; index++) write(`s/entry-${String(index).padStart(6, '0')}.txt`);
+    fs.mkdirSync(path.join(root, 's/b-folder'));
+    fs.mkdirSync(path.join(root, 's/a-folder'));
+    for (const sorting of [
+      { by: 'name', asc: false },
+      { by: 'name', asc: true },
+    ]) {
+      const { object, json } = await listing(scopeOf(), '/s/', sorting);
+      expect(json.toString('utf8')).toBe(JSON.stringify(object));
+      const names = object.items!.map((item) => item.name);
+      const files = names.slice(2);
+      expect(names.slice(0, 2)).toEqual(sorting.asc ? ['b-folder', 'a-folder'] : ['a-folder', 'b-folder']);
+      expect(files).toEqual(sorting.asc ? [...files].sort().reverse() : [...files].sort());
+    }
+  });
+
   it('keeps the object and JSON forms in step for the same listing', async () => {
     write('v/clip.mp4');
     write('v/clip.en.vtt');
@@ -127,7 +178,7 @@ describe('folder listings as JSON', () => {
     const folder = { path: '/v/', name: 'v', size: 0, extension: '', modified: '', mode: 0, isDir: true, isSymlink: false, type: '' as const };
     const read = await readFolderListing(scope, folder, resolved.real, '/v', { by: 'name', asc: false });
     const object = listingResource(read);
-    expect(listingJson(read).toString('utf8')).toBe(JSON.stringify(object));
+    expect(Buffer.concat(listingJson(read)).toString('utf8')).toBe(JSON.stringify(object));
     expect(object.items!.find((item) => item.name === 'clip.mp4')!.subtitles).toEqual(['/v/clip.en.vtt']);
   });
 });

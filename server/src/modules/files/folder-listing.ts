@@ -1,10 +1,12 @@
 import fs from 'node:fs';
-import { TextInlineLimit, type Resource, type ResourceItem, type ResourceType, type Sorting } from '@burrow/protocol';
+import { type Resource, type ResourceItem, type ResourceType, type Sorting } from '@burrow/protocol';
 import type { Scope } from '../../storage/scoped-fs.js';
 import { joinVirtual } from '../../storage/virtual-path.js';
 import { formatModifiedParts, goFileMode } from './file-info.js';
-import { createSubtitleLookup, detectTypeOf, needsSniff, subtitlesOf, typeWithoutContent } from './file-types.js';
-import { IS_DANGLING, IS_DIR, IS_FILE, IS_SYMLINK, listableNames, realOf, scanFolder, type FolderScan } from './folder-scan.js';
+import { createSubtitleLookup, detectTypeOf, subtitlesOf } from './file-types.js';
+import { EntryTyper, extensionOfEntry, ItemWriter, NOT_WRITTEN, TYPE_CODES, type WrittenItems } from './listing-items.js';
+import { entryStatPool, type TypedNames } from './entry-stats-pool.js';
+import { IS_DANGLING, IS_DIR, IS_FILE, IS_SYMLINK, listableNames, realOf, scanFolder, WORKER_THRESHOLD, type FolderScan } from './folder-scan.js';
 import { mapLimit } from './concurrency.js';
 import { firstInOrder, sortOrder } from './sorting.js';
 
@@ -29,8 +31,6 @@ export type FolderListing = {
   order: number[];
   /** Type of each entry, by entry index. */
   types: ResourceType[];
-  /** Extension of each entry (as `extensionOf` gives it), by entry index. */
-  extensions: string[];
   subtitles: Map<number, string[]>;
   numDirs: number;
   /**
@@ -38,6 +38,8 @@ export type FolderListing = {
    * `first`): how many folders and files it has in all.
    */
   totals?: { dirs: number; files: number };
+  /** Items the stat workers are writing for the listing's JSON (see `readFolderListing`'s `json`). */
+  written?: Promise<WrittenItems[] | undefined>;
 };
 
 /** Whether ordering by this preference needs every entry's size or time, not only its name. */
@@ -94,16 +96,22 @@ async function readFolderHead(scope: Scope, folderReal: string, folderVirtual: s
 /**
  * Reads, types and orders the entries of a folder: entries denied by the rules or hidden
  * dotfiles are dropped, links are followed only inside the scope, dangling links are
- * `invalid_link`, unreadable entries are skipped, and videos get their subtitles.
+ * `invalid_link`, unreadable entries are skipped, and videos get their subtitles. With `json`,
+ * the listing is going to be written as JSON (`listingJson`), and the workers that stat a big
+ * folder write its items meanwhile.
  */
-export async function readFolderListing(scope: Scope, folder: Resource, folderReal: string, folderVirtual: string, sorting: Sorting, first?: number): Promise<FolderListing> {
+export async function readFolderListing(scope: Scope, folder: Resource, folderReal: string, folderVirtual: string, sorting: Sorting, first?: number, options: { json?: boolean } = {}): Promise<FolderListing> {
   if (first !== undefined && !ordersByStats(sorting)) {
     const head = await readFolderHead(scope, folderReal, folderVirtual, sorting, first);
     if ('scan' in head) return typeAndOrder(scope, folder, folderReal, folderVirtual, sorting, head.scan, head.totals);
     return typeAndOrder(scope, folder, folderReal, folderVirtual, sorting, await scanFolder(scope, folderReal, folderVirtual, head.names));
   }
-  const scan = await scanFolder(scope, folderReal, folderVirtual, await fs.promises.readdir(folderReal));
-  const listing = await typeAndOrder(scope, folder, folderReal, folderVirtual, sorting, scan);
+  const names = await fs.promises.readdir(folderReal);
+  // A big folder's items are written by the workers that stat it while this thread orders them.
+  const stats = options.json && first === undefined && names.length >= WORKER_THRESHOLD ? await entryStatPool.statAndWrite(folderReal, folderVirtual, names) : undefined;
+  const scan = await scanFolder(scope, folderReal, folderVirtual, names, undefined, stats?.columns);
+  const listing = await typeAndOrder(scope, folder, folderReal, folderVirtual, sorting, scan, undefined, await stats?.typed);
+  listing.written = stats?.items;
   if (first === undefined || listing.order.length <= first) return listing;
   // Ordered by size or time: every entry had to be stat'ed; the answer is still cut short.
   listing.totals = { dirs: listing.numDirs, files: scan.count - listing.numDirs };
@@ -111,7 +119,11 @@ export async function readFolderListing(scope: Scope, folder: Resource, folderRe
   return listing;
 }
 
-/** Types and orders scanned entries; `totals` marks a folder's first entries only. */
+/**
+ * Types and orders scanned entries; `totals` marks a folder's first entries only, `typed` is how
+ * the stat workers typed the names scanned (by their index there, see `typeEntries`) and the
+ * names' order, when they know it.
+ */
 async function typeAndOrder(
   scope: Scope,
   folder: Resource,
@@ -120,24 +132,17 @@ async function typeAndOrder(
   sorting: Sorting,
   scan: FolderScan,
   totals?: { dirs: number; files: number },
+  typedNames?: TypedNames,
 ): Promise<FolderListing> {
   const { count, flags } = scan;
+  const typed = typedNames?.types;
 
   const types = new Array<ResourceType>(count);
-  const extensions = new Array<string>(count);
-  const shapeOf = (index: number) => ({ isFile: (flags[index]! & IS_FILE) !== 0, size: scan.sizes[index]! });
   const toSniff: number[] = [];
-  // Extensions repeat a lot in big folders, and the type decision without content depends only
-  // on the extension and on the size class (special file, empty, past the text limit, other):
-  // it is worked out once per pair, one map per size class so no key has to be built.
-  const decisions = [0, 1, 2, 3].map(() => new Map<string, { type: ResourceType; sniff: boolean }>());
+  const typer = new EntryTyper();
   let numDirs = 0;
   for (let index = 0; index < count; index++) {
     const entryFlags = flags[index]!;
-    const name = scan.names[index]!;
-    const dot = name.lastIndexOf('.');
-    const extension = dot < 0 ? '' : name.slice(dot);
-    extensions[index] = extension;
     if (entryFlags & IS_DIR) {
       types[index] = '';
       numDirs++;
@@ -147,20 +152,20 @@ async function typeAndOrder(
       types[index] = 'invalid_link';
       continue;
     }
-    const size = scan.sizes[index]!;
-    const byExtension = decisions[!(entryFlags & IS_FILE) ? 0 : size === 0 ? 1 : size > TextInlineLimit ? 2 : 3]!;
-    let decision = byExtension.get(extension);
-    if (decision === undefined) {
-      const shape = shapeOf(index);
-      decision = { type: typeWithoutContent(name, shape), sniff: needsSniff(name, shape) };
-      byExtension.set(extension, decision);
+    const code = typed && !(entryFlags & IS_SYMLINK) ? typed.typeCodes[scan.sources[index]!]! : NOT_WRITTEN;
+    if (code !== NOT_WRITTEN) {
+      types[index] = TYPE_CODES[code]!;
+      if (typed!.sniff[scan.sources[index]!]) toSniff.push(index);
+      continue;
     }
+    const name = scan.names[index]!;
+    const decision = typer.decide(name, extensionOfEntry(name), entryFlags, scan.sizes[index]!);
     types[index] = decision.type;
     if (decision.sniff) toSniff.push(index);
   }
   if (toSniff.length <= LISTING_SNIFF_BUDGET) {
     await mapLimit(toSniff, SNIFF_CONCURRENCY, async (index) => {
-      types[index] = await detectTypeOf(scan.names[index]!, realOf(scan, folderReal, index), shapeOf(index), { sniff: true });
+      types[index] = await detectTypeOf(scan.names[index]!, realOf(scan, folderReal, index), { isFile: (flags[index]! & IS_FILE) !== 0, size: scan.sizes[index]! }, { sniff: true });
     });
   }
 
@@ -174,6 +179,8 @@ async function typeAndOrder(
       mtimeNanos: scan.mtimeNanos,
     },
     sorting,
+    // The workers' order holds for the entries scanned unless links were followed, which they leave out.
+    scan.targets.size === 0 ? typedNames?.order : undefined,
   );
 
   const subtitles = new Map<number, string[]>();
@@ -193,7 +200,7 @@ async function typeAndOrder(
       if (found.length > 0) subtitles.set(index, found);
     }
   }
-  return { folder, sorting: { by: sorting.by, asc: sorting.asc }, folderVirtual, scan, order, types, extensions, subtitles, numDirs, totals };
+  return { folder, sorting: { by: sorting.by, asc: sorting.asc }, folderVirtual, scan, order, types, subtitles, numDirs, totals };
 }
 
 /** Folders and files a listing counts: all of the folder's, even when it holds only the first. */
@@ -213,7 +220,7 @@ export function listingResource(listing: FolderListing): Resource {
       path: joinVirtual(listing.folderVirtual, name),
       name,
       size: scan.sizes[index]!,
-      extension: listing.extensions[index]!,
+      extension: extensionOfEntry(name),
       modified: formatModifiedParts(scan.mtimeSeconds[index]!, scan.mtimeNanos[index]!),
       mode: goFileMode(scan.modes[index]!),
       isDir: (flags & IS_DIR) !== 0,
@@ -229,102 +236,74 @@ export function listingResource(listing: FolderListing): Resource {
   return resource;
 }
 
-/** Characters that make a name's JSON form differ from the name between quotes. */
-/** Anything but printable ASCII that JSON carries as it is (so not `"` or `\`). */
-const NOT_PLAIN = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
-// eslint-disable-next-line no-control-regex -- tests for ASCII, control characters included
-const NOT_ASCII = /[^\x00-\x7f]/;
-/** Types in a fixed order, so (mode, flags, type) can be one number. */
-const TYPE_CODES: readonly ResourceType[] = ['', 'blob', 'text', 'textImmutable', 'video', 'audio', 'image', 'pdf', 'invalid_link'];
-
-/** Collects UTF-8 text into one growing buffer. */
-class TextBuffer {
-  #buffer: Buffer;
-  #length = 0;
-
-  constructor(estimate: number) {
-    this.#buffer = Buffer.allocUnsafe(Math.max(1024, estimate));
-  }
-
-  /**
-   * Appends `text`; `ascii` says it has only ASCII characters, which are copied as they are
-   * (latin1) without flattening the string first, as UTF-8 encoding needs to: for the ropes of
-   * concatenations a listing builds, that halves the cost.
-   */
-  append(text: string, ascii = false): void {
-    // Three bytes per UTF-16 unit is the most UTF-8 can need.
-    const worst = this.#length + text.length * (ascii ? 1 : 3);
-    if (worst > this.#buffer.length) {
-      const grown = Buffer.allocUnsafe(Math.max(worst, this.#buffer.length * 2));
-      this.#buffer.copy(grown, 0, 0, this.#length);
-      this.#buffer = grown;
-    }
-    this.#length += this.#buffer.write(text, this.#length, ascii ? 'latin1' : 'utf8');
-  }
-
-  get bytes(): Buffer {
-    return this.#buffer.subarray(0, this.#length);
-  }
-}
-
 /**
  * The listing as JSON, written directly into a buffer rather than through a 100,000-item object,
  * `JSON.stringify` and a 19 MB string: the same document `listingResource` serialises to, for a
- * fraction of the time and garbage. Most of an item's text is shared with others (the folder
- * path, the fields after the extension, the fields after the time), so each item is a handful of
- * concatenations of cached pieces.
+ * fraction of the time and garbage. `written`: the items the stat workers wrote (see
+ * `readFolderListing`'s `json`), taken where this listing has nothing to change in them. The
+ * document comes in parts to be sent one after the other.
  */
-export function listingJson(listing: FolderListing): Buffer {
+export function listingJson(listing: FolderListing, written?: WrittenItems[]): Buffer[] {
   const { scan, order, types } = listing;
-  const folderPath = listing.folderVirtual === '/' ? '/' : listing.folderVirtual + '/';
-  const pathPrefixJson = JSON.stringify(folderPath).slice(0, -1);
-  const plainStart = '{"path":' + pathPrefixJson;
-  const afterExtension = new Map<string, string>();
-  const afterTime = new Map<number, string>();
-  const text = new TextBuffer(256 + order.length * 200);
-  text.append(JSON.stringify(listing.folder).slice(0, -1) + ',"items":[');
-  let batch = '';
-  // Whether everything in the batch so far is ASCII (see TextBuffer.append).
-  const prefixAscii = !NOT_ASCII.test(pathPrefixJson);
-  let batchAscii = prefixAscii;
+  // Written items come mostly from the workers' buffers, which are sent as they are.
+  const items = new ItemWriter(listingHead(listing.folder), listing.folderVirtual, written ? 64 * 1024 : 256 + order.length * 200);
+  const parts = written?.map((part) => ({ first: part.first, bytes: Buffer.from(part.bytes.buffer, part.bytes.byteOffset, part.bytes.length), offsets: part.offsets, typeCodes: part.typeCodes }));
+  // Written items that follow each other in a part are copied in one piece: a run.
+  let run: NonNullable<typeof parts>[number] | undefined;
+  let runStart = 0;
+  let runEnd = 0;
+  let runCount = 0;
+  const endRun = () => {
+    if (run) items.addWritten(run.bytes, runStart, runEnd, runCount);
+    run = undefined;
+  };
   for (let position = 0; position < order.length; position++) {
     const index = order[position]!;
-    const name = scan.names[index]!;
-    const flags = scan.flags[index]!;
-    const extension = listing.extensions[index]!;
-    let middle = afterExtension.get(extension);
-    if (middle === undefined) {
-      middle = ',"extension":' + JSON.stringify(extension) + ',"modified":"';
-      afterExtension.set(extension, middle);
-    }
-    const mode = goFileMode(scan.modes[index]!);
-    const type = types[index]!;
-    const key = (mode * 4 + ((flags & IS_DIR ? 1 : 0) | (flags & IS_SYMLINK ? 2 : 0))) * 16 + TYPE_CODES.indexOf(type);
-    let end = afterTime.get(key);
-    if (end === undefined) {
-      end = `","mode":${mode},"isDir":${(flags & IS_DIR) !== 0},"isSymlink":${(flags & IS_SYMLINK) !== 0},"type":${JSON.stringify(type)}`;
-      afterTime.set(key, end);
-    }
     const found = listing.subtitles.get(index);
-    const close = found ? ',"subtitles":' + JSON.stringify(found) + '}' : '}';
-    const modified = formatModifiedParts(scan.mtimeSeconds[index]!, scan.mtimeNanos[index]!);
-    if (position > 0) batch += ',';
-    if (found && NOT_ASCII.test(close)) batchAscii = false;
-    if (NOT_PLAIN.test(name)) {
-      const nameJson = JSON.stringify(name);
-      if (NOT_ASCII.test(nameJson)) batchAscii = false;
-      batch += '{"path":' + pathPrefixJson + nameJson.slice(1) + ',"name":' + nameJson + ',"size":' + scan.sizes[index]! + middle + modified + end + close;
-    } else {
-      batch += plainStart + name + '","name":"' + name + '","size":' + scan.sizes[index]! + middle + modified + end + close;
+    if (parts && !found) {
+      // The item a worker wrote, unless this listing types the entry otherwise (sniffed).
+      const source = scan.sources[index]!;
+      const part = parts.length > 1 && source >= parts[1]!.first ? parts[1]! : parts[0]!;
+      const at = source - part.first;
+      if (part.typeCodes[at] === TYPE_CODES.indexOf(types[index]!)) {
+        const start = part.offsets[at]!;
+        if (run !== part || runEnd !== start) {
+          endRun();
+          run = part;
+          runStart = start;
+          runCount = 0;
+        }
+        runEnd = part.offsets[at + 1]!;
+        runCount++;
+        continue;
+      }
     }
-    if ((position & 255) === 255) {
-      text.append(batch, batchAscii);
-      batch = '';
-      batchAscii = prefixAscii;
-    }
+    endRun();
+    const name = scan.names[index]!;
+    items.add(
+      name,
+      extensionOfEntry(name),
+      scan.flags[index]!,
+      scan.modes[index]!,
+      scan.sizes[index]!,
+      scan.mtimeSeconds[index]!,
+      scan.mtimeNanos[index]!,
+      types[index]!,
+      found ? JSON.stringify(found) : undefined,
+    );
   }
+  endRun();
   const { numDirs, numFiles } = countsOf(listing);
-  // The folder's fields, then the items, counts and sorting, in the order the object form has.
-  text.append(`${batch}],"numDirs":${numDirs},"numFiles":${numFiles},"sorting":${JSON.stringify(listing.sorting)}${listing.totals ? ',"partial":true' : ''}}`);
-  return text.bytes;
+  items.append(listingTail(numDirs, numFiles, listing.sorting, listing.totals !== undefined));
+  return items.parts;
+}
+
+/** A listing's JSON up to its first item: the folder's own fields, then the items' opening. */
+function listingHead(folder: Resource): string {
+  return JSON.stringify(folder).slice(0, -1) + ',"items":[';
+}
+
+/** A listing's JSON after its last item: the counts and sorting, in the order the object form has. */
+function listingTail(numDirs: number, numFiles: number, sorting: Sorting, partial: boolean): string {
+  return `],"numDirs":${numDirs},"numFiles":${numFiles},"sorting":${JSON.stringify(sorting)}${partial ? ',"partial":true' : ''}}`;
 }

@@ -13,6 +13,8 @@ export type FolderScan = StatColumns & {
   names: string[];
   /** Where followed links lead (entry index → real path); other entries live in the folder. */
   targets: Map<number, string>;
+  /** Index of each entry in the names scanned. */
+  sources: Uint32Array;
 };
 
 /** Folders with at least this many entries are stat'ed by the worker threads. */
@@ -76,14 +78,15 @@ export function listableNames(scope: Scope, folderReal: string, folderVirtual: s
  * Stats the entries of a folder. Dropped silently: names the rules deny or hide, entries that
  * vanish or cannot be read, links that leave the scope (unless external links are allowed) and links whose target the rules deny or hide. Links inside are followed (their target's stat is recorded);
  * dangling links are kept, flagged, with the link's own stat. Big folders are stat'ed by worker
- * threads; every decision about what may be listed is taken here.
+ * threads (`given`: the names' stats, already made); every decision about what may be listed is
+ * taken here.
  */
-export async function scanFolder(scope: Scope, folderReal: string, folderVirtual: string, names: readonly string[], signal?: AbortSignal): Promise<FolderScan> {
+export async function scanFolder(scope: Scope, folderReal: string, folderVirtual: string, names: readonly string[], signal?: AbortSignal, given?: StatColumns): Promise<FolderScan> {
   const prefix = entryPrefix(folderReal);
-  const stats = (names.length >= WORKER_THRESHOLD ? await entryStatPool.stat(folderReal, names) : undefined) ?? (await statInSlices(folderReal, names, signal));
+  const stats = given ?? (names.length >= WORKER_THRESHOLD ? await entryStatPool.stat(folderReal, names) : undefined) ?? (await statInSlices(folderReal, names, signal));
   signal?.throwIfAborted();
 
-  const scan: FolderScan = { ...createStatColumns(names.length), count: 0, names: new Array<string>(names.length), targets: new Map() };
+  const scan: FolderScan = { ...createStatColumns(names.length), count: 0, names: new Array<string>(names.length), targets: new Map(), sources: new Uint32Array(names.length) };
   const listable = listableNames(scope, folderReal, folderVirtual);
   let count = 0;
   for (let index = 0; index < names.length; index++) {
@@ -110,6 +113,7 @@ export async function scanFolder(scope: Scope, folderReal: string, folderVirtual
       scan.mtimeNanos[count] = stats.mtimeNanos[index]!;
     }
     scan.names[count] = name;
+    scan.sources[count] = index;
     count++;
   }
   scan.count = count;

@@ -26,11 +26,11 @@ function resourceFields(resolved: ResolvedPath, stat: AnyStats, type: ResourceTy
 }
 
 /** Reads a folder for listing; see `readFolderListing`. */
-async function readListing(scope: Scope, resolved: ResolvedPath, sorting: Sorting, first?: number): Promise<FolderListing> {
+async function readListing(scope: Scope, resolved: ResolvedPath, sorting: Sorting, first?: number, options?: { json?: boolean }): Promise<FolderListing> {
   if (!resolved.stat) throw notFound();
   if (!resolved.stat.isDirectory()) throw badRequest('not a folder');
   const folderStat = fs.statSync(resolved.real, { bigint: true });
-  return readFolderListing(scope, resourceFields(resolved, folderStat, '', true), resolved.real, resolved.virtual, sorting, first);
+  return readFolderListing(scope, resourceFields(resolved, folderStat, '', true), resolved.real, resolved.virtual, sorting, first, options);
 }
 
 /**
@@ -44,11 +44,13 @@ export async function listFolder(scope: Scope, resolved: ResolvedPath, sorting: 
 }
 
 /**
- * `listFolder` as UTF-8 JSON, ready to send: big folders are answered without a huge object.
- * With `first`, only the folder's first items (see `Resource.partial`).
+ * `listFolder` as UTF-8 JSON, ready to send as the parts given, one after the other: big folders
+ * are answered without a huge object. With `first`, only the folder's first items (see
+ * `Resource.partial`).
  */
-export async function listFolderJson(scope: Scope, resolved: ResolvedPath, sorting: Sorting, first?: number): Promise<Buffer> {
-  return listingJson(await readListing(scope, resolved, sorting, first));
+export async function listFolderJson(scope: Scope, resolved: ResolvedPath, sorting: Sorting, first?: number): Promise<Buffer[]> {
+  const listing = await readListing(scope, resolved, sorting, first, { json: true });
+  return listingJson(listing, await listing.written);
 }
 
 /** Who is looking at a single file: decides `textImmutable` and whether content is sent. */

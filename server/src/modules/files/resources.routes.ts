@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -92,7 +93,12 @@ export const resourcesRoutes: FastifyPluginAsyncTypebox<ResourcesDeps> = async (
     if (result.kind === 'raw') {
       return reply.header('content-type', 'application/octet-stream').header('content-length', String(result.size)).send(result.stream);
     }
-    if (result.kind === 'jsonText') return reply.header('content-type', 'application/json; charset=utf-8').send(result.text);
+    if (result.kind === 'jsonText') {
+      reply.header('content-type', 'application/json; charset=utf-8');
+      if (result.text.length === 1) return reply.send(result.text[0]);
+      const length = result.text.reduce((sum, part) => sum + part.length, 0);
+      return reply.header('content-length', String(length)).send(Readable.from(result.text, { objectMode: false }));
+    }
     return reply.send(result.resource);
   };
   for (const url of [resources, `${resources}/*`]) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstInOrder, naturalCompare, naturalKey, sortEntries, sortOrder, type SortableEntry } from './sorting.js';
+import { firstInOrder, joinNameOrders, nameOrderOf, naturalCompare, naturalKey, sortEntries, sortOrder, type SortableEntry } from './sorting.js';
 
 const entry = (name: string, isDir: boolean, size: number, mtime: number): SortableEntry => ({ name, isDir, size, mtimeNs: BigInt(mtime) * 1_000_000n });
 
@@ -23,13 +23,45 @@ describe('naturalCompare', () => {
     const alphabet = ['0', '0', '1', '2', '9', 'a', 'b', 'B', '-', '.', ' ', 'é', '~'];
     let seed = 42;
     const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
-    const names = Array.from({ length: 400 }, () => Array.from({ length: 1 + Math.floor(random() * 8) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''));
+    // Shared prefixes, digits among them, as in real folders.
+    const prefixes = ['', '', 'img_00', 'a1b', 'x 0', 'file-9'];
+    const names = Array.from({ length: 400 }, () => prefixes[Math.floor(random() * prefixes.length)] + Array.from({ length: 1 + Math.floor(random() * 8) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''));
     for (const left of names.slice(0, 120)) {
       for (const right of names) {
         const byKey = naturalKey(left) < naturalKey(right) ? -1 : naturalKey(left) > naturalKey(right) ? 1 : 0;
         if (byKey !== naturalCompare(left, right)) expect([left, right, byKey]).toEqual([left, right, naturalCompare(left, right)]);
       }
     }
+  });
+});
+
+describe('nameOrderOf and joinNameOrders', () => {
+  const inOrder = (names: string[], sign: number) => names.every((name, index) => index === 0 || sign * naturalCompare(names[index - 1]!.toLowerCase(), name.toLowerCase()) <= 0);
+
+  it('tell whether runs read one after the other are in name order, folders and files apart', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    for (let round = 0; round < 300; round++) {
+      const count = Math.floor(random() * 12);
+      // Mostly ordered names, now and then one out of place, some left out of the runs.
+      const names = Array.from({ length: count }, (_, index) => `f${random() < 0.1 ? Math.floor(random() * 20) : index}${random() < 0.3 ? 'B' : 'a'}`);
+      const isDir = names.map(() => (random() < 0.2 ? true : random() < 0.1 ? undefined : false));
+      const cut = Math.floor(random() * (count + 1));
+      const runs = [nameOrderOf(names.slice(0, cut), (index) => isDir[index]), nameOrderOf(names.slice(cut), (index) => isDir[cut + index])];
+      const joined = joinNameOrders(runs);
+      const files = names.filter((_, index) => isDir[index] === false);
+      const folders = names.filter((_, index) => isDir[index] === true);
+      expect([joined.files.up, joined.files.down, joined.folders.up, joined.folders.down]).toEqual([inOrder(files, 1), inOrder(files, -1), inOrder(folders, 1), inOrder(folders, -1)]);
+    }
+  });
+
+  it('let sortOrder skip checking names already known to be in order, and only then', () => {
+    const names = ['b', 'a', 'c'];
+    const columns = { count: 3, names, isDir: () => false, sizes: [0, 0, 0], mtimeSeconds: [0, 0, 0], mtimeNanos: [0, 0, 0] };
+    expect(sortOrder(columns, { by: 'name', asc: false })).toEqual([1, 0, 2]);
+    const claimed = { folders: { up: true, down: true }, files: { up: true, down: false } };
+    expect(sortOrder(columns, { by: 'name', asc: false }, claimed)).toEqual([0, 1, 2]);
+    expect(sortOrder(columns, { by: 'name', asc: true }, claimed)).toEqual([2, 0, 1]);
   });
 });
 

@@ -9,6 +9,33 @@ const isDigit = (code: number) => code >= 48 && code <= 57;
  * by code unit. The same rules as the Go library filebrowser uses.
  */
 export function naturalCompare(left: string, right: string): number {
+  // Names in a folder tend to share a prefix (`IMG_0041.jpg`, `IMG_0042.jpg`): past it, one
+  // character often decides, without walking the digit runs from their start.
+  const shorter = Math.min(left.length, right.length);
+  let same = 0;
+  while (same < shorter && left.charCodeAt(same) === right.charCodeAt(same)) same++;
+  if (same < shorter) {
+    const a = left.charCodeAt(same);
+    const b = right.charCodeAt(same);
+    const digitA = isDigit(a);
+    const digitB = isDigit(b);
+    const inRun = same > 0 && isDigit(left.charCodeAt(same - 1));
+    if (!digitA && !digitB && !inRun) return a < b ? -1 : 1;
+    if (digitA !== digitB && !inRun) return digitA ? -1 : 1;
+    if (digitA && digitB) {
+      // The digit runs start at the same place in both: of equal length, they compare as text.
+      let endA = same + 1;
+      while (endA < left.length && isDigit(left.charCodeAt(endA))) endA++;
+      let endB = same + 1;
+      while (endB < right.length && isDigit(right.charCodeAt(endB))) endB++;
+      if (endA === endB) return a < b ? -1 : 1;
+    }
+  }
+  return naturalCompareFrom(left, right);
+}
+
+/** `naturalCompare`, walking both names from their start. */
+function naturalCompareFrom(left: string, right: string): number {
   let i = 0;
   let j = 0;
   while (i < left.length && j < right.length) {
@@ -80,6 +107,54 @@ export type SortableEntry = {
   mtimeNs: bigint;
 };
 
+/**
+ * Whether a run of entries in read order is already in case-insensitive natural order, one way or
+ * the other, among its folders and among its files; with the first and last of each (lower case)
+ * so that runs read one after the other can be joined (see `joinNameOrders`). Entries left out of
+ * a run keep it in order: a listing that drops some of a run's entries can rely on it.
+ */
+export type NameOrder = { folders: NameRun; files: NameRun };
+type NameRun = { up: boolean; down: boolean; first?: string; last?: string };
+
+/** The name order of a run of names; `isDir(index)` is undefined for entries left out of it. */
+export function nameOrderOf(names: readonly string[], isDir: (index: number) => boolean | undefined): NameOrder {
+  const folders: NameRun = { up: true, down: true };
+  const files: NameRun = { up: true, down: true };
+  for (let index = 0; index < names.length; index++) {
+    const dir = isDir(index);
+    if (dir === undefined) continue;
+    const run = dir ? folders : files;
+    const lower = names[index]!.toLowerCase();
+    if (run.last !== undefined) {
+      const order = naturalCompare(run.last, lower);
+      if (order > 0) run.up = false;
+      if (order < 0) run.down = false;
+    } else run.first = lower;
+    run.last = lower;
+  }
+  return { folders, files };
+}
+
+/** The name order of runs read one after the other. */
+export function joinNameOrders(runs: readonly NameOrder[]): NameOrder {
+  const join = (parts: NameRun[]): NameRun => {
+    const joined: NameRun = { up: true, down: true };
+    for (const part of parts) {
+      joined.up &&= part.up;
+      joined.down &&= part.down;
+      if (part.first === undefined) continue;
+      if (joined.last !== undefined) {
+        const order = naturalCompare(joined.last, part.first);
+        if (order > 0) joined.up = false;
+        if (order < 0) joined.down = false;
+      } else joined.first = part.first;
+      joined.last = part.last;
+    }
+    return joined;
+  };
+  return { folders: join(runs.map((run) => run.folders)), files: join(runs.map((run) => run.files)) };
+}
+
 /** The same, column by column, for listings kept in packed arrays (entry index → value). */
 export type SortableColumns = {
   count: number;
@@ -104,8 +179,10 @@ const FOLDER_SIZE_OFFSET = -(2 ** 31);
  * | size     | largest first                  | smallest first (folders first)   |
  * | modified | newest first                   | oldest first                     |
  * | other    | read order                     | as name with asc:true            |
+ *
+ * `known`: the name order of the entries in read order, when it is known already.
  */
-export function sortOrder(columns: SortableColumns, sorting: Sorting): number[] {
+export function sortOrder(columns: SortableColumns, sorting: Sorting, known?: NameOrder): number[] {
   const { count } = columns;
   const order = new Array<number>(count);
   for (let index = 0; index < count; index++) order[index] = index;
@@ -126,8 +203,8 @@ export function sortOrder(columns: SortableColumns, sorting: Sorting): number[] 
   const folders: number[] = [];
   const files: number[] = [];
   for (let index = 0; index < count; index++) (columns.isDir(index) ? folders : files).push(index);
-  const sortedFolders = sortByName(folders, columns.names, ascending);
-  const sortedFiles = sortByName(files, columns.names, ascending);
+  const sortedFolders = sortByName(folders, columns.names, ascending, known && (ascending ? known.folders.up : known.folders.down));
+  const sortedFiles = sortByName(files, columns.names, ascending, known && (ascending ? known.files.up : known.files.down));
   for (let position = 0; position < sortedFolders.length; position++) order[position] = sortedFolders[position]!;
   for (let position = 0; position < sortedFiles.length; position++) order[sortedFolders.length + position] = sortedFiles[position]!;
   return order;
@@ -138,7 +215,8 @@ export function sortOrder(columns: SortableColumns, sorting: Sorting): number[] 
  * is often already the natural order: one pass checks that before anything is sorted. Otherwise
  * names are sorted on keys whose plain string order is the natural order.
  */
-function sortByName(indexes: number[], names: readonly string[], ascending: boolean): number[] {
+function sortByName(indexes: number[], names: readonly string[], ascending: boolean, knownSorted = false): number[] {
+  if (knownSorted) return indexes;
   const lower = indexes.map((index) => names[index]!.toLowerCase());
   let sorted = true;
   for (let position = 1; position < lower.length && sorted; position++) {
