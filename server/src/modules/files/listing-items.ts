@@ -46,7 +46,7 @@ const SHARED_RUN_BYTES = 64 * 1024;
 /** Room for an item's fields besides its name, extension, folder path and subtitles. */
 const ITEM_FIELDS_BYTES = 256;
 
-/** Copies `piece` into `into` at `at`; answers the position after it. Pieces are short: a loop beats a native call. */
+/** Copies `piece` into `into` at `at`; answers the position after it. */
 function put(into: Buffer, at: number, piece: Uint8Array): number {
   into.set(piece, at);
   return at + piece.length;
