@@ -22,13 +22,21 @@ type Pending = { resolve: (answer: Answer) => void; reject: (error: Error) => vo
 /**
  * Starts a stat worker. Built code runs the compiled worker module; when the server runs from
  * its TypeScript sources (tests, development) the worker loads the source through tsx, which
- * those setups have.
+ * those setups have, and the protocol package from its sources.
  */
 function spawnWorker(): Worker {
   const here = import.meta.url;
   if (here.endsWith('.ts')) {
     const source = new URL('./entry-stats.worker.ts', here).href;
-    return new Worker(`import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(source)}); });`, { eval: true });
+    // The protocol package is taken from its sources too, as the test runner takes it: its build
+    // may not exist yet.
+    const protocol = new URL('../../../../protocol/src/index.ts', here).href;
+    const resolver = `export async function resolve(specifier, context, next) { return next(specifier === '@burrow/protocol' ? ${JSON.stringify(protocol)} : specifier, context); }`;
+    const hooks = 'data:text/javascript,' + encodeURIComponent(resolver);
+    return new Worker(
+      `import('node:module').then((module) => { module.register(${JSON.stringify(hooks)}); return import('tsx/esm/api'); }).then((api) => { api.register(); return import(${JSON.stringify(source)}); });`,
+      { eval: true },
+    );
   }
   return new Worker(new URL('./entry-stats.worker.js', here));
 }
