@@ -72,17 +72,10 @@ export class EntryStatPool {
 
   /** Stats every name in `folder`; undefined when no worker can do it. */
   async stat(folder: string, names: readonly string[]): Promise<StatColumns | undefined> {
-    const workers = this.#start();
-    if (!workers) return undefined;
-    const partSize = Math.ceil(names.length / workers.length);
-    const parts: Promise<Answer>[] = [];
-    for (let part = 0; part * partSize < names.length; part++) {
-      const request: StatRequest = { id: this.#nextId++, folder, names: names.slice(part * partSize, (part + 1) * partSize) };
-      parts.push(this.#expect(request.id));
-      workers[part]!.postMessage(request);
-    }
+    const sent = this.#send(folder, names);
+    if (!sent) return undefined;
     try {
-      return joinColumns((await Promise.all(parts)).map((answer) => answer.columns!), names.length);
+      return joinColumns((await Promise.all(sent.stats)).map((answer) => answer.columns!), names.length);
     } catch {
       return undefined;
     }
@@ -99,30 +92,39 @@ export class EntryStatPool {
     folderVirtual: string,
     names: readonly string[],
   ): Promise<{ columns: StatColumns; typed: Promise<TypedNames | undefined>; items: Promise<WrittenItems[] | undefined> } | undefined> {
-    const workers = this.#start();
-    if (!workers) return undefined;
-    const partSize = Math.ceil(names.length / workers.length);
-    const stats: Promise<Answer>[] = [];
-    const typed: Promise<Answer>[] = [];
-    const written: Promise<Answer>[] = [];
-    for (let part = 0; part * partSize < names.length; part++) {
-      const first = part * partSize;
-      const request: StatRequest = { id: this.#nextId++, folder, names: names.slice(first, first + partSize), items: { id: this.#nextId++, typesId: this.#nextId++, folderVirtual, first } };
-      stats.push(this.#expect(request.id));
-      typed.push(this.#expect(request.items!.typesId));
-      written.push(this.#expect(request.items!.id));
-      workers[part]!.postMessage(request);
-    }
+    const sent = this.#send(folder, names, folderVirtual);
+    if (!sent) return undefined;
     // Should the stats fail, the rest fails with them: nobody waits for it then.
-    const whenTyped = Promise.all(typed).then((answers) => joinTypes(answers, names.length), () => undefined);
-    const items = Promise.all(written).then((answers) => answers.map((answer) => answer.written!), () => undefined);
-    let answers: Answer[];
+    const typed = Promise.all(sent.typed).then((answers) => joinTypes(answers, names.length), () => undefined);
+    const items = Promise.all(sent.written).then((answers) => answers.map((answer) => answer.written!), () => undefined);
     try {
-      answers = await Promise.all(stats);
+      return { columns: joinColumns((await Promise.all(sent.stats)).map((answer) => answer.columns!), names.length), typed, items };
     } catch {
       return undefined;
     }
-    return { columns: joinColumns(answers.map((answer) => answer.columns!), names.length), typed: whenTyped, items };
+  }
+
+  /**
+   * Sends each worker its part of the names: the answers to come, stats and (with `itemsIn`, the
+   * folder's virtual path) types and items. Undefined when no worker can run.
+   */
+  #send(folder: string, names: readonly string[], itemsIn?: string): { stats: Promise<Answer>[]; typed: Promise<Answer>[]; written: Promise<Answer>[] } | undefined {
+    const workers = this.#start();
+    if (!workers) return undefined;
+    const partSize = Math.ceil(names.length / workers.length);
+    const sent = { stats: [] as Promise<Answer>[], typed: [] as Promise<Answer>[], written: [] as Promise<Answer>[] };
+    for (let part = 0; part * partSize < names.length; part++) {
+      const first = part * partSize;
+      const request: StatRequest = { id: this.#nextId++, folder, names: names.slice(first, first + partSize) };
+      sent.stats.push(this.#expect(request.id));
+      if (itemsIn !== undefined) {
+        request.items = { id: this.#nextId++, typesId: this.#nextId++, folderVirtual: itemsIn, first };
+        sent.typed.push(this.#expect(request.items.typesId));
+        sent.written.push(this.#expect(request.items.id));
+      }
+      workers[part]!.postMessage(request);
+    }
+    return sent;
   }
 
   #start(): Worker[] | undefined {
@@ -211,8 +213,9 @@ function joinColumns(parts: StatColumns[], count: number): StatColumns {
 
 /** The types and name orders of consecutive parts of `count` names, joined. */
 function joinTypes(parts: Answer[], count: number): TypedNames {
-  const types = parts.length === 1 ? parts[0]!.types! : { typeCodes: new Uint8Array(count), sniff: new Uint8Array(count) };
+  let types = parts[0]!.types!;
   if (parts.length > 1) {
+    types = { typeCodes: new Uint8Array(count), sniff: new Uint8Array(count) };
     let offset = 0;
     for (const part of parts) {
       types.typeCodes.set(part.types!.typeCodes, offset);

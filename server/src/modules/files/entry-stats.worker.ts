@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { createStatColumns, IS_DIR, IS_PRESENT, IS_SYMLINK, statEntries, transferListOf, type StatColumns } from './entry-stats.js';
+import { createStatColumns, IS_DIR, IS_PRESENT, IS_SYMLINK, statEntries, transferListOf } from './entry-stats.js';
 import { typeEntries, writeItems } from './listing-items.js';
 import { nameOrderOf } from './sorting.js';
 
@@ -10,14 +10,6 @@ import { nameOrderOf } from './sorting.js';
  */
 export type StatRequest = { id: number; folder: string; names: string[]; items?: { id: number; typesId: number; folderVirtual: string; first: number } };
 
-const copyOf = (columns: StatColumns): StatColumns => ({
-  flags: columns.flags.slice(),
-  modes: columns.modes.slice(),
-  sizes: columns.sizes.slice(),
-  mtimeSeconds: columns.mtimeSeconds.slice(),
-  mtimeNanos: columns.mtimeNanos.slice(),
-});
-
 // Runs in a worker thread: the stat objects and item text of a big folder are made and collected
 // here, in a heap that holds almost nothing else, and only packed numbers and bytes go back.
 parentPort?.on('message', (request: StatRequest) => {
@@ -27,10 +19,9 @@ parentPort?.on('message', (request: StatRequest) => {
     parentPort!.postMessage({ id: request.id, columns }, transferListOf(columns));
     return;
   }
-  // Each result goes as soon as it is known: the main thread scans the stats while the entries
-  // are typed, and orders them while their items are written.
-  const sent = copyOf(columns);
-  parentPort!.postMessage({ id: request.id, columns: sent }, transferListOf(sent));
+  // Each result goes as soon as it is known (copied, as this thread goes on with it): the main
+  // thread scans the stats while the entries are typed, and orders them while their items are written.
+  parentPort!.postMessage({ id: request.id, columns });
   const types = typeEntries(request.names, columns);
   let links = false;
   const order = nameOrderOf(request.names, (index) => {
@@ -39,7 +30,7 @@ parentPort?.on('message', (request: StatRequest) => {
     return flags & IS_PRESENT && !(flags & IS_SYMLINK) ? (flags & IS_DIR) !== 0 : undefined;
   });
   // Links may be folders or files, as the scope follows them: their order is not known here.
-  parentPort!.postMessage({ id: request.items.typesId, types: { typeCodes: types.typeCodes.slice(), sniff: types.sniff }, order: links ? undefined : order }, [types.sniff.buffer as ArrayBuffer]);
+  parentPort!.postMessage({ id: request.items.typesId, types, order: links ? undefined : order });
   const written = writeItems(request.items.folderVirtual, request.names, columns, types, request.items.first);
-  parentPort!.postMessage({ id: request.items.id, written }, [written.bytes.buffer, written.offsets.buffer, written.typeCodes.buffer] as ArrayBuffer[]);
+  parentPort!.postMessage({ id: request.items.id, written }, [written.bytes.buffer, written.offsets.buffer] as ArrayBuffer[]);
 });

@@ -40,6 +40,8 @@ export type FolderListing = {
   totals?: { dirs: number; files: number };
   /** Items the stat workers are writing for the listing's JSON (see `readFolderListing`'s `json`). */
   written?: Promise<WrittenItems[] | undefined>;
+  /** The types those items are written with, by index in the names read (see `typeEntries`). */
+  writtenTypes?: Uint8Array;
 };
 
 /** Whether ordering by this preference needs every entry's size or time, not only its name. */
@@ -110,8 +112,12 @@ export async function readFolderListing(scope: Scope, folder: Resource, folderRe
   // A big folder's items are written by the workers that stat it while this thread orders them.
   const stats = options.json && first === undefined && names.length >= WORKER_THRESHOLD ? await entryStatPool.statAndWrite(folderReal, folderVirtual, names) : undefined;
   const scan = await scanFolder(scope, folderReal, folderVirtual, names, undefined, stats?.columns);
-  const listing = await typeAndOrder(scope, folder, folderReal, folderVirtual, sorting, scan, undefined, await stats?.typed);
-  listing.written = stats?.items;
+  const typed = await stats?.typed;
+  const listing = await typeAndOrder(scope, folder, folderReal, folderVirtual, sorting, scan, undefined, typed);
+  if (typed) {
+    listing.written = stats!.items;
+    listing.writtenTypes = typed.types.typeCodes;
+  }
   if (first === undefined || listing.order.length <= first) return listing;
   // Ordered by size or time: every entry had to be stat'ed; the answer is still cut short.
   listing.totals = { dirs: listing.numDirs, files: scan.count - listing.numDirs };
@@ -247,7 +253,8 @@ export function listingJson(listing: FolderListing, written?: WrittenItems[]): B
   const { scan, order, types } = listing;
   // Written items come mostly from the workers' buffers, which are sent as they are.
   const items = new ItemWriter(listingHead(listing.folder), listing.folderVirtual, written ? 64 * 1024 : 256 + order.length * 200);
-  const parts = written?.map((part) => ({ first: part.first, bytes: Buffer.from(part.bytes.buffer, part.bytes.byteOffset, part.bytes.length), offsets: part.offsets, typeCodes: part.typeCodes }));
+  const writtenTypes = listing.writtenTypes;
+  const parts = writtenTypes && written?.map((part) => ({ first: part.first, bytes: Buffer.from(part.bytes.buffer, part.bytes.byteOffset, part.bytes.length), offsets: part.offsets }));
   // Written items that follow each other in a part are copied in one piece: a run.
   let run: NonNullable<typeof parts>[number] | undefined;
   let runStart = 0;
@@ -265,7 +272,7 @@ export function listingJson(listing: FolderListing, written?: WrittenItems[]): B
       const source = scan.sources[index]!;
       const part = parts.length > 1 && source >= parts[1]!.first ? parts[1]! : parts[0]!;
       const at = source - part.first;
-      if (part.typeCodes[at] === TYPE_CODES.indexOf(types[index]!)) {
+      if (writtenTypes![source] === TYPE_CODES.indexOf(types[index]!)) {
         const start = part.offsets[at]!;
         if (run !== part || runEnd !== start) {
           endRun();

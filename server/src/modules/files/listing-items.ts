@@ -274,12 +274,12 @@ export function typeEntries(names: readonly string[], columns: StatColumns): Ent
 
 /**
  * Items a stat worker wrote for a run of a folder's names, in read order, each with its leading
- * comma: item `i` is bytes `offsets[i]` to `offsets[i + 1]` of `bytes`, written with type
- * `TYPE_CODES[typeCodes[i]]`, so items listed in read order are copied in one piece. Entries it
- * could not write as they will be listed (links, which the scope follows; entries that vanished)
- * have NOT_WRITTEN and no bytes. `first` is the index of the run's first name.
+ * comma: item `i` is bytes `offsets[i]` to `offsets[i + 1]` of `bytes`, written with the type its
+ * `typeEntries` gave, so items listed in read order are copied in one piece. Entries typed
+ * NOT_WRITTEN (links, which the scope follows; entries that vanished) have no bytes. `first` is
+ * the index of the run's first name.
  */
-export type WrittenItems = { bytes: Uint8Array; offsets: Uint32Array; typeCodes: Uint8Array; first: number };
+export type WrittenItems = { bytes: Uint8Array; offsets: Uint32Array; first: number };
 
 /**
  * Writes the items of stat'ed and typed entries as a listing of the folder would. A listing that
@@ -297,5 +297,5 @@ export function writeItems(folderVirtual: string, names: readonly string[], colu
     items.add(name, extensionOfEntry(name), columns.flags[index]!, columns.modes[index]!, columns.sizes[index]!, columns.mtimeSeconds[index]!, columns.mtimeNanos[index]!, TYPE_CODES[code]!);
   }
   offsets[count] = items.length;
-  return { bytes: items.bytes, offsets, typeCodes: types.typeCodes.slice(), first };
+  return { bytes: items.bytes, offsets, first };
 }
