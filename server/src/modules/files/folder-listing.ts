@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import { type Resource, type ResourceItem, type ResourceType, type Sorting } from '@burrow/protocol';
+import { type Resource, type ResourceItem, type Sorting } from '@burrow/protocol';
 import type { Scope } from '../../storage/scoped-fs.js';
 import { joinVirtual } from '../../storage/virtual-path.js';
 import { formatModifiedParts, goFileMode } from './file-info.js';
 import { createSubtitleLookup, detectTypeOf, subtitlesOf } from './file-types.js';
-import { EntryTyper, extensionOfEntry, ItemWriter, NOT_WRITTEN, TYPE_CODES, type WrittenItems } from './listing-items.js';
+import { EntryTyper, extensionOfEntry, ItemWriter, NOT_WRITTEN, TYPE_CODES, typeCode, type WrittenItems } from './listing-items.js';
 import { entryStatPool, type TypedNames } from './entry-stats-pool.js';
 import { IS_DANGLING, IS_DIR, IS_FILE, IS_SYMLINK, listableNames, realOf, scanFolder, WORKER_THRESHOLD, type FolderScan } from './folder-scan.js';
 import { mapLimit } from './concurrency.js';
@@ -19,6 +19,10 @@ import { firstInOrder, sortOrder } from './sorting.js';
 const LISTING_SNIFF_BUDGET = 1000;
 const SNIFF_CONCURRENCY = 16;
 
+const FOLDER_CODE = typeCode('');
+const INVALID_LINK_CODE = typeCode('invalid_link');
+const VIDEO_CODE = typeCode('video');
+
 /** A folder's entries, typed and ordered, ready to be presented as objects or as JSON text. */
 export type FolderListing = {
   /** The folder's own fields (everything but `items`, the counts and `sorting`). */
@@ -29,8 +33,8 @@ export type FolderListing = {
   scan: FolderScan;
   /** Entry indexes in the order they are listed. */
   order: number[];
-  /** Type of each entry, by entry index. */
-  types: ResourceType[];
+  /** Type of each entry, by entry index, as its `TYPE_CODES` index. */
+  types: Uint8Array;
   subtitles: Map<number, string[]>;
   numDirs: number;
   /**
@@ -143,35 +147,35 @@ async function typeAndOrder(
   const { count, flags } = scan;
   const typed = typedNames?.types;
 
-  const types = new Array<ResourceType>(count);
+  const types = new Uint8Array(count);
   const toSniff: number[] = [];
   const typer = new EntryTyper();
   let numDirs = 0;
   for (let index = 0; index < count; index++) {
     const entryFlags = flags[index]!;
     if (entryFlags & IS_DIR) {
-      types[index] = '';
+      types[index] = FOLDER_CODE;
       numDirs++;
       continue;
     }
     if (entryFlags & IS_DANGLING) {
-      types[index] = 'invalid_link';
+      types[index] = INVALID_LINK_CODE;
       continue;
     }
     const code = typed && !(entryFlags & IS_SYMLINK) ? typed.typeCodes[scan.sources[index]!]! : NOT_WRITTEN;
     if (code !== NOT_WRITTEN) {
-      types[index] = TYPE_CODES[code]!;
+      types[index] = code;
       if (typed!.sniff[scan.sources[index]!]) toSniff.push(index);
       continue;
     }
     const name = scan.names[index]!;
     const decision = typer.decide(name, extensionOfEntry(name), entryFlags, scan.sizes[index]!);
-    types[index] = decision.type;
+    types[index] = decision.code;
     if (decision.sniff) toSniff.push(index);
   }
   if (toSniff.length <= LISTING_SNIFF_BUDGET) {
     await mapLimit(toSniff, SNIFF_CONCURRENCY, async (index) => {
-      types[index] = await detectTypeOf(scan.names[index]!, realOf(scan, folderReal, index), { isFile: (flags[index]! & IS_FILE) !== 0, size: scan.sizes[index]! }, { sniff: true });
+      types[index] = typeCode(await detectTypeOf(scan.names[index]!, realOf(scan, folderReal, index), { isFile: (flags[index]! & IS_FILE) !== 0, size: scan.sizes[index]! }, { sniff: true }));
     });
   }
 
@@ -191,7 +195,7 @@ async function typeAndOrder(
 
   const subtitles = new Map<number, string[]>();
   const videos: number[] = [];
-  for (let index = 0; index < count; index++) if (types[index] === 'video') videos.push(index);
+  for (let index = 0; index < count; index++) if (types[index] === VIDEO_CODE) videos.push(index);
   if (videos.length > 0) {
     const files: string[] = [];
     const folders: string[] = [];
@@ -231,7 +235,7 @@ export function listingResource(listing: FolderListing): Resource {
       mode: goFileMode(scan.modes[index]!),
       isDir: (flags & IS_DIR) !== 0,
       isSymlink: (flags & IS_SYMLINK) !== 0,
-      type: listing.types[index]!,
+      type: TYPE_CODES[listing.types[index]!]!,
     };
     const found = listing.subtitles.get(index);
     if (found) item.subtitles = found;
@@ -266,13 +270,13 @@ export function listingJson(listing: FolderListing, written?: WrittenItems[]): B
   };
   for (let position = 0; position < order.length; position++) {
     const index = order[position]!;
-    const found = listing.subtitles.get(index);
+    const found = listing.subtitles.size > 0 ? listing.subtitles.get(index) : undefined;
     if (parts && !found) {
       // The item a worker wrote, unless this listing types the entry otherwise (sniffed).
       const source = scan.sources[index]!;
       const part = parts.length > 1 && source >= parts[1]!.first ? parts[1]! : parts[0]!;
       const at = source - part.first;
-      if (writtenTypes![source] === TYPE_CODES.indexOf(types[index]!)) {
+      if (writtenTypes![source] === types[index]) {
         const start = part.offsets[at]!;
         if (run !== part || runEnd !== start) {
           endRun();

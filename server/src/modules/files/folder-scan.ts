@@ -10,7 +10,7 @@ export { IS_DANGLING, IS_DIR, IS_FILE, IS_SYMLINK } from './entry-stats.js';
 /** The listable entries of one folder: names and their stats in packed columns, same slots. */
 export type FolderScan = StatColumns & {
   count: number;
-  names: string[];
+  names: readonly string[];
   /** Where followed links lead (entry index → real path); other entries live in the folder. */
   targets: Map<number, string>;
   /** Index of each entry in the names scanned. */
@@ -86,8 +86,15 @@ export async function scanFolder(scope: Scope, folderReal: string, folderVirtual
   const stats = given ?? (names.length >= WORKER_THRESHOLD ? await entryStatPool.stat(folderReal, names) : undefined) ?? (await statInSlices(folderReal, names, signal));
   signal?.throwIfAborted();
 
-  const scan: FolderScan = { ...createStatColumns(names.length), count: 0, names: new Array<string>(names.length), targets: new Map(), sources: new Uint32Array(names.length) };
   const listable = listableNames(scope, folderReal, folderVirtual);
+  if (!listable && everyEntryPlain(stats.flags)) {
+    // Nothing to drop or follow: the names and stats are the scan as they are.
+    const sources = new Uint32Array(names.length);
+    for (let index = 0; index < sources.length; index++) sources[index] = index;
+    return { ...stats, count: names.length, names, targets: new Map(), sources };
+  }
+  const kept = new Array<string>(names.length);
+  const scan: FolderScan = { ...createStatColumns(names.length), count: 0, names: kept, targets: new Map(), sources: new Uint32Array(names.length) };
   let count = 0;
   for (let index = 0; index < names.length; index++) {
     const flags = stats.flags[index]!;
@@ -112,13 +119,19 @@ export async function scanFolder(scope: Scope, folderReal: string, folderVirtual
       scan.mtimeSeconds[count] = stats.mtimeSeconds[index]!;
       scan.mtimeNanos[count] = stats.mtimeNanos[index]!;
     }
-    scan.names[count] = name;
+    kept[count] = name;
     scan.sources[count] = index;
     count++;
   }
   scan.count = count;
-  scan.names.length = count;
+  kept.length = count;
   return scan;
+}
+
+/** Whether every entry could be stat'ed and none is a link. */
+function everyEntryPlain(flags: Uint8Array): boolean {
+  for (let index = 0; index < flags.length; index++) if ((flags[index]! & (IS_PRESENT | IS_SYMLINK)) !== IS_PRESENT) return false;
+  return true;
 }
 
 function lstatOrUndefined(real: string): fs.BigIntStats | undefined {

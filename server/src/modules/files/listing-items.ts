@@ -10,21 +10,39 @@ export function extensionOfEntry(name: string): string {
 }
 
 /**
+ * `extensionOfEntry` for names taken one after the other: while the extension repeats, as it does
+ * in most big folders, the one string is answered again rather than a new one made for each name.
+ */
+export class EntryExtensions {
+  #last = '';
+
+  of(name: string): string {
+    const dot = name.lastIndexOf('.');
+    if (dot < 0) return '';
+    const last = this.#last;
+    if (name.length - dot === last.length && name.endsWith(last)) return last;
+    this.#last = name.slice(dot);
+    return this.#last;
+  }
+}
+
+/**
  * Types a folder's entries without reading them. Extensions repeat a lot in big folders, and the
  * decision depends only on the extension and on the size class (special file, empty, past the
  * text limit, other): it is worked out once per pair, one map per size class so no key has to be
  * built. `sniff` says the first bytes could change the type (see `detectTypeOf`).
  */
 export class EntryTyper {
-  readonly #decisions = [0, 1, 2, 3].map(() => new Map<string, { type: ResourceType; sniff: boolean }>());
+  readonly #decisions = [0, 1, 2, 3].map(() => new Map<string, { type: ResourceType; code: number; sniff: boolean }>());
 
-  /** The type of a non-folder entry; the caller has ruled out folders and dangling links. */
-  decide(name: string, extension: string, flags: number, size: number): { type: ResourceType; sniff: boolean } {
+  /** The type of a non-folder entry (with its `TYPE_CODES` index); the caller has ruled out folders and dangling links. */
+  decide(name: string, extension: string, flags: number, size: number): { type: ResourceType; code: number; sniff: boolean } {
     const byExtension = this.#decisions[!(flags & IS_FILE) ? 0 : size === 0 ? 1 : size > TextInlineLimit ? 2 : 3]!;
     let decision = byExtension.get(extension);
     if (decision === undefined) {
       const shape = { isFile: (flags & IS_FILE) !== 0, size };
-      decision = { type: typeWithoutContent(name, shape), sniff: needsSniff(name, shape) };
+      const type = typeWithoutContent(name, shape);
+      decision = { type, code: typeCode(type), sniff: needsSniff(name, shape) };
       byExtension.set(extension, decision);
     }
     return decision;
@@ -33,6 +51,13 @@ export class EntryTyper {
 
 /** Types in a fixed order, so (mode, flags, type) can be one number, and a type one byte. */
 export const TYPE_CODES: readonly ResourceType[] = ['', 'blob', 'text', 'textImmutable', 'video', 'audio', 'image', 'pdf', 'invalid_link'];
+
+/** A type's index in `TYPE_CODES`. */
+export function typeCode(type: ResourceType): number {
+  const code = TYPE_CODES.indexOf(type);
+  if (code < 0) throw new Error(`no code for type ${type}`);
+  return code;
+}
 /** Type code of an entry a worker did not write (see `WrittenItems`). */
 export const NOT_WRITTEN = 255;
 const COMMA = 0x2c;
@@ -87,6 +112,9 @@ export class ItemWriter {
   readonly #pathStart: Buffer;
   /** `,"extension":…,"modified":"` by extension. */
   readonly #afterExtension = new Map<string, Buffer>();
+  /** The extension of the item written last, and its entry there. */
+  #lastExtension: string | undefined;
+  #lastMiddle: Buffer | undefined;
   /** `","mode":…,"type":…` by (mode, flags, type). */
   readonly #afterTime = new Map<number, Buffer>();
   #second = Number.NaN;
@@ -128,9 +156,9 @@ export class ItemWriter {
 
   /**
    * Appends one item: an entry's name, extension, stat columns (`mode` is POSIX `st_mode`) and
-   * type; `subtitles` (a JSON array) is written as its last field.
+   * type (its `TYPE_CODES` index); `subtitles` (a JSON array) is written as its last field.
    */
-  add(name: string, extension: string, flags: number, mode: number, size: number, mtimeSeconds: number, mtimeNanos: number, type: ResourceType, subtitles?: string): void {
+  add(name: string, extension: string, flags: number, mode: number, size: number, mtimeSeconds: number, mtimeNanos: number, type: number, subtitles?: string): void {
     const subtitlesField = subtitles === undefined ? undefined : Buffer.from(',"subtitles":' + subtitles);
     const buffer = this.#reserve(ITEM_FIELDS_BYTES + this.#pathStart.length + (name.length * 2 + extension.length) * WORST_BYTES_PER_UNIT + (subtitlesField?.length ?? 0));
     let at = this.#length;
@@ -155,18 +183,20 @@ export class ItemWriter {
     at += nameEnd - nameStart;
     at = put(buffer, at, SIZE_FIELD);
     at = putWholeNumber(buffer, at, size);
-    let middle = this.#afterExtension.get(extension);
+    let middle = extension === this.#lastExtension ? this.#lastMiddle : this.#afterExtension.get(extension);
     if (middle === undefined) {
       middle = Buffer.from(',"extension":' + JSON.stringify(extension) + ',"modified":"');
       this.#afterExtension.set(extension, middle);
     }
+    this.#lastExtension = extension;
+    this.#lastMiddle = middle;
     at = put(buffer, at, middle);
     at = this.#putModified(buffer, at, mtimeSeconds, mtimeNanos);
     const goMode = goFileMode(mode);
-    const key = (goMode * 4 + ((flags & IS_DIR ? 1 : 0) | (flags & IS_SYMLINK ? 2 : 0))) * 16 + TYPE_CODES.indexOf(type);
+    const key = (goMode * 4 + ((flags & IS_DIR ? 1 : 0) | (flags & IS_SYMLINK ? 2 : 0))) * 16 + type;
     let end = this.#afterTime.get(key);
     if (end === undefined) {
-      end = Buffer.from(`","mode":${goMode},"isDir":${(flags & IS_DIR) !== 0},"isSymlink":${(flags & IS_SYMLINK) !== 0},"type":${JSON.stringify(type)}`);
+      end = Buffer.from(`","mode":${goMode},"isDir":${(flags & IS_DIR) !== 0},"isSymlink":${(flags & IS_SYMLINK) !== 0},"type":${JSON.stringify(TYPE_CODES[type])}`);
       this.#afterTime.set(key, end);
     }
     at = put(buffer, at, end);
@@ -257,6 +287,7 @@ export function typeEntries(names: readonly string[], columns: StatColumns): Ent
   const typeCodes = new Uint8Array(count).fill(NOT_WRITTEN);
   const sniff = new Uint8Array(count);
   const typer = new EntryTyper();
+  const extensions = new EntryExtensions();
   for (let index = 0; index < count; index++) {
     const flags = columns.flags[index]!;
     if (!(flags & IS_PRESENT) || flags & IS_SYMLINK) continue;
@@ -265,8 +296,8 @@ export function typeEntries(names: readonly string[], columns: StatColumns): Ent
       continue;
     }
     const name = names[index]!;
-    const decision = typer.decide(name, extensionOfEntry(name), flags, columns.sizes[index]!);
-    typeCodes[index] = TYPE_CODES.indexOf(decision.type);
+    const decision = typer.decide(name, extensions.of(name), flags, columns.sizes[index]!);
+    typeCodes[index] = decision.code;
     if (decision.sniff) sniff[index] = 1;
   }
   return { typeCodes, sniff };
@@ -289,12 +320,13 @@ export function writeItems(folderVirtual: string, names: readonly string[], colu
   const count = names.length;
   const offsets = new Uint32Array(count + 1);
   const items = new ItemWriter('', folderVirtual, count * 200, true);
+  const extensions = new EntryExtensions();
   for (let index = 0; index < count; index++) {
     offsets[index] = items.length;
     const code = types.typeCodes[index]!;
     if (code === NOT_WRITTEN) continue;
     const name = names[index]!;
-    items.add(name, extensionOfEntry(name), columns.flags[index]!, columns.modes[index]!, columns.sizes[index]!, columns.mtimeSeconds[index]!, columns.mtimeNanos[index]!, TYPE_CODES[code]!);
+    items.add(name, extensions.of(name), columns.flags[index]!, columns.modes[index]!, columns.sizes[index]!, columns.mtimeSeconds[index]!, columns.mtimeNanos[index]!, code);
   }
   offsets[count] = items.length;
   return { bytes: items.bytes, offsets, first };

@@ -63,6 +63,17 @@ describe('nameOrderOf and joinNameOrders', () => {
     expect(sortOrder(columns, { by: 'name', asc: false }, claimed)).toEqual([0, 1, 2]);
     expect(sortOrder(columns, { by: 'name', asc: true }, claimed)).toEqual([2, 0, 1]);
   });
+
+  it('put folders, then files, in read order when both are known to be in order', () => {
+    const names = ['a', 'B', 'c', 'D', 'e'];
+    const isDir = [false, true, false, true, false];
+    const columns = { count: 5, names, isDir: (index: number) => isDir[index]!, sizes: [0, 0, 0, 0, 0], mtimeSeconds: [0, 0, 0, 0, 0], mtimeNanos: [0, 0, 0, 0, 0] };
+    const known = nameOrderOf(names, (index) => isDir[index]);
+    expect(sortOrder(columns, { by: 'name', asc: false }, known)).toEqual([1, 3, 0, 2, 4]);
+    expect(sortOrder(columns, { by: 'name', asc: false }, known)).toEqual(sortOrder(columns, { by: 'name', asc: false }));
+    // Known up only: Z→A still sorts.
+    expect(sortOrder(columns, { by: 'name', asc: true }, known)).toEqual([3, 1, 4, 2, 0]);
+  });
 });
 
 describe('sortEntries (upstream comparator table)', () => {

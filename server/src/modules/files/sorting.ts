@@ -200,11 +200,20 @@ export function sortOrder(columns: SortableColumns, sorting: Sorting, known?: Na
   }
   if (by !== 'name' && !sorting.asc) return order;
   const ascending = by === 'name' ? !sorting.asc : false;
+  const foldersInOrder = known && (ascending ? known.folders.up : known.folders.down);
+  const filesInOrder = known && (ascending ? known.files.up : known.files.down);
+  if (foldersInOrder && filesInOrder) {
+    // Folders, then files, each in read order.
+    let position = 0;
+    for (let index = 0; index < count; index++) if (columns.isDir(index)) order[position++] = index;
+    for (let index = 0; index < count; index++) if (!columns.isDir(index)) order[position++] = index;
+    return order;
+  }
   const folders: number[] = [];
   const files: number[] = [];
   for (let index = 0; index < count; index++) (columns.isDir(index) ? folders : files).push(index);
-  const sortedFolders = sortByName(folders, columns.names, ascending, known && (ascending ? known.folders.up : known.folders.down));
-  const sortedFiles = sortByName(files, columns.names, ascending, known && (ascending ? known.files.up : known.files.down));
+  const sortedFolders = sortByName(folders, columns.names, ascending, foldersInOrder);
+  const sortedFiles = sortByName(files, columns.names, ascending, filesInOrder);
   for (let position = 0; position < sortedFolders.length; position++) order[position] = sortedFolders[position]!;
   for (let position = 0; position < sortedFiles.length; position++) order[sortedFolders.length + position] = sortedFiles[position]!;
   return order;
