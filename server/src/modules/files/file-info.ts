@@ -70,7 +70,7 @@ const pad = (value: number, width = 2) => String(value).padStart(width, '0');
  * quarter-hour boundaries.
  */
 const offsetCache = new Map<number, number>();
-function localOffsetMinutes(seconds: number): number {
+export function localOffsetMinutes(seconds: number): number {
   const bucket = Math.floor(seconds / 900);
   let offset = offsetCache.get(bucket);
   if (offset === undefined) {
@@ -95,6 +95,19 @@ function civilFromDays(days: number): [number, number, number] {
   return [year, month, day];
 }
 
+/** A day count since 1970-01-01 as `YYYY-MM-DD`. */
+export function dateText(days: number): string {
+  const [year, month, day] = civilFromDays(days);
+  return `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
+}
+
+/** A UTC offset in minutes as RFC 3339 writes it: `Z`, or `+hh:mm` / `-hh:mm`. */
+export function zoneText(offsetMinutes: number): string {
+  if (offsetMinutes === 0) return 'Z';
+  const absolute = Math.abs(offsetMinutes);
+  return `${offsetMinutes > 0 ? '+' : '-'}${pad(Math.floor(absolute / 60))}:${pad(absolute % 60)}`;
+}
+
 /** The date and time part of a timestamp, for the last second formatted (listings share seconds). */
 let cachedSecond = Number.NaN;
 let cachedDateTime = '';
@@ -107,26 +120,10 @@ function formatSecond(utcSeconds: number): void {
     const local = utcSeconds + offsetMinutes * 60;
     const days = Math.floor(local / 86_400);
     const secondOfDay = local - days * 86_400;
-    const [year, month, day] = civilFromDays(days);
-    cachedDateTime =
-      `${pad(year, 4)}-${pad(month)}-${pad(day)}` +
-      `T${pad(Math.floor(secondOfDay / 3600))}:${pad(Math.floor(secondOfDay / 60) % 60)}:${pad(secondOfDay % 60)}`;
-    if (offsetMinutes === 0) cachedZone = 'Z';
-    else {
-      const absolute = Math.abs(offsetMinutes);
-      cachedZone = `${offsetMinutes > 0 ? '+' : '-'}${pad(Math.floor(absolute / 60))}:${pad(absolute % 60)}`;
-    }
+    cachedDateTime = `${dateText(days)}T${pad(Math.floor(secondOfDay / 3600))}:${pad(Math.floor(secondOfDay / 60) % 60)}:${pad(secondOfDay % 60)}`;
+    cachedZone = zoneText(offsetMinutes);
     cachedSecond = utcSeconds;
   }
-}
-
-/**
- * What `formatModifiedParts` writes before the fraction of a second (the date and time) and after
- * it (the offset), for writers that put the fraction in themselves.
- */
-export function modifiedSecondParts(utcSeconds: number): { dateTime: string; zone: string } {
-  formatSecond(utcSeconds);
-  return { dateTime: cachedDateTime, zone: cachedZone };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { TextInlineLimit, type ResourceType } from '@burrow/protocol';
 import { IS_DIR, IS_FILE, IS_PRESENT, IS_SYMLINK, type StatColumns } from './entry-stats.js';
-import { goFileMode, modifiedSecondParts } from './file-info.js';
+import { dateText, goFileMode, localOffsetMinutes, zoneText } from './file-info.js';
 import { needsSniff, typeWithoutContent } from './file-types.js';
 
 /** The extension of an entry name as listings give it: from its last dot, or ''. */
@@ -77,6 +77,19 @@ function put(into: Buffer, at: number, piece: Uint8Array): number {
   return at + piece.length;
 }
 
+/** `put` for the few bytes between fields, copied one by one. */
+function putShort(into: Buffer, at: number, piece: Uint8Array): number {
+  for (let index = 0; index < piece.length; index++) into[at + index] = piece[index]!;
+  return at + piece.length;
+}
+
+/** Writes a number from 0 to 99 with two digits; answers the position after it. */
+function putTwoDigits(into: Buffer, at: number, value: number): number {
+  into[at] = 48 + Math.floor(value / 10);
+  into[at + 1] = 48 + (value % 10);
+  return at + 2;
+}
+
 /** Writes a whole number as JSON does (`String(value)`); answers the position after it. */
 function putWholeNumber(into: Buffer, at: number, value: number): number {
   if (!(Number.isSafeInteger(value) && value >= 0)) return at + into.write(String(value), at, 'latin1');
@@ -117,7 +130,10 @@ export class ItemWriter {
   #lastMiddle: Buffer | undefined;
   /** `","mode":…,"type":…` by (mode, flags, type). */
   readonly #afterTime = new Map<number, Buffer>();
+  /** The second of the item written last, its local day and offset, and what those are written as. */
   #second = Number.NaN;
+  #day = Number.NaN;
+  #offset = Number.NaN;
   #dateTime: Buffer = Buffer.alloc(0);
   #zone: Buffer = Buffer.alloc(0);
 
@@ -165,8 +181,12 @@ export class ItemWriter {
     if (this.#allCommas || this.#written > 0) buffer[at++] = COMMA;
     at = put(buffer, at, this.#pathStart);
     const nameStart = at;
+    // The name goes in twice, in the path and after NAME_FIELD: a plain name is copied to both
+    // places at once.
+    const length = name.length;
+    const second = nameStart + length + NAME_FIELD.length;
     let plain = true;
-    for (let index = 0; index < name.length; index++) {
+    for (let index = 0; index < length; index++) {
       const code = name.charCodeAt(index);
       // Printable ASCII but `"` and `\` is the same in JSON.
       if (code < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) {
@@ -174,14 +194,19 @@ export class ItemWriter {
         break;
       }
       buffer[at + index] = code;
+      buffer[second + index] = code;
     }
-    if (plain) at += name.length;
-    else at = nameStart + buffer.write(JSON.stringify(name).slice(1, -1), nameStart, 'utf8');
-    const nameEnd = at;
-    at = put(buffer, at, NAME_FIELD);
-    buffer.copyWithin(at, nameStart, nameEnd);
-    at += nameEnd - nameStart;
-    at = put(buffer, at, SIZE_FIELD);
+    if (plain) {
+      putShort(buffer, at + length, NAME_FIELD);
+      at = second + length;
+    } else {
+      at = nameStart + buffer.write(JSON.stringify(name).slice(1, -1), nameStart, 'utf8');
+      const nameEnd = at;
+      at = putShort(buffer, at, NAME_FIELD);
+      buffer.copyWithin(at, nameStart, nameEnd);
+      at += nameEnd - nameStart;
+    }
+    at = putShort(buffer, at, SIZE_FIELD);
     at = putWholeNumber(buffer, at, size);
     let middle = extension === this.#lastExtension ? this.#lastMiddle : this.#afterExtension.get(extension);
     if (middle === undefined) {
@@ -209,9 +234,21 @@ export class ItemWriter {
   /** The time as `formatModifiedParts` writes it (the date and time, the trimmed fraction, the offset). */
   #putModified(buffer: Buffer, at: number, seconds: number, nanos: number): number {
     if (seconds !== this.#second) {
-      const { dateTime, zone } = modifiedSecondParts(seconds);
-      this.#dateTime = Buffer.from(dateTime);
-      this.#zone = Buffer.from(zone);
+      const offset = localOffsetMinutes(seconds);
+      const local = seconds + offset * 60;
+      const day = Math.floor(local / 86_400);
+      if (day !== this.#day || offset !== this.#offset) {
+        // The date, then room for `Thh:mm:ss`, rewritten for each new second of the day.
+        this.#dateTime = Buffer.from(dateText(day) + 'Thh:mm:ss');
+        this.#zone = Buffer.from(zoneText(offset));
+        this.#day = day;
+        this.#offset = offset;
+      }
+      const secondOfDay = local - day * 86_400;
+      let clock = this.#dateTime.length - 8;
+      clock = putTwoDigits(this.#dateTime, clock, Math.floor(secondOfDay / 3600)) + 1;
+      clock = putTwoDigits(this.#dateTime, clock, Math.floor(secondOfDay / 60) % 60) + 1;
+      putTwoDigits(this.#dateTime, clock, secondOfDay % 60);
       this.#second = seconds;
     }
     at = put(buffer, at, this.#dateTime);
