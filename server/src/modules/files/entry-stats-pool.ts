@@ -2,7 +2,7 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { keepYoungGenerationSmallAfter } from '../../storage/young-generation.js';
 import { createStatColumns, type StatColumns } from './entry-stats.js';
-import type { StatRequest } from './entry-stats.worker.js';
+import type { RestatRequest, StatRequest } from './entry-stats.worker.js';
 import type { EntryTypes, WrittenItems } from './listing-items.js';
 import { joinNameOrders, type NameOrder } from './sorting.js';
 
@@ -12,8 +12,8 @@ const MAX_FAILURES = 3;
 /** Workers idle this long are stopped (each is a whole V8 instance, megabytes of memory); the next big listing starts them again. */
 const IDLE_MS = 30_000;
 
-/** A worker's answer: stats, or written items. */
-type Answer = { id: number; columns?: StatColumns; types?: EntryTypes; order?: NameOrder; written?: WrittenItems };
+/** A worker's answer: stats (and whether a restat made them), or written items. */
+type Answer = { id: number; columns?: StatColumns; restated?: boolean; types?: EntryTypes; order?: NameOrder; written?: WrittenItems };
 
 /** How the workers typed a folder's names, and their name order when known (see `statAndWrite`). */
 export type TypedNames = { types: EntryTypes; order?: NameOrder };
@@ -55,6 +55,9 @@ export class EntryStatPool {
   #nextId = 1;
   readonly #pending = new Map<number, Pending>();
   #idleTimer: NodeJS.Timeout | undefined;
+  /** The folder whose names the workers hold (see `statAndWrite`'s `version`), and its version then. */
+  #held: { folder: string; version: string } | undefined;
+  #restatsTaken = 0;
 
   constructor(
     private readonly size: number,
@@ -68,6 +71,27 @@ export class EntryStatPool {
 
   get available(): boolean {
     return this.#failures < MAX_FAILURES;
+  }
+
+  /** How many workers' stats so far came from a restat (see `restat`). */
+  get restatsTaken(): number {
+    return this.#restatsTaken;
+  }
+
+  /**
+   * Has the workers stat again, now, the names they hold of `folder` from its last listing, while
+   * the caller reads the folder anew: the stats run on the cores the reading leaves idle, and a
+   * listing of a folder that has not changed meanwhile finds them made. Only when `version` (the
+   * folder's own identity and change times) is the one of that listing; the stats are taken only
+   * if the names read are the same, in the same order (see `statAndWrite`'s `restat`), and are
+   * never older than this call. Answers the key to hand to `statAndWrite`, or undefined.
+   */
+  restat(folder: string, version: string): number | undefined {
+    const workers = this.#workers;
+    if (!workers || this.#held?.folder !== folder || this.#held.version !== version) return undefined;
+    const request: RestatRequest = { restatId: this.#nextId++, folder };
+    for (const worker of workers) worker.postMessage(request);
+    return request.restatId;
   }
 
   /** Stats every name in `folder`; undefined when no worker can do it. */
@@ -85,15 +109,19 @@ export class EntryStatPool {
    * Stats every name in `folder` and has the workers type the entries, find their name order and
    * write their listing items too (see `typeEntries`, `nameOrderOf`, `writeItems`): each comes as
    * soon as it is known, the items in parts, by their first name. Undefined when no worker can do
-   * it; the types and items are undefined when a worker failed meanwhile.
+   * it; the types and items are undefined when a worker failed meanwhile. With `version` (see
+   * `restat`), the workers keep the names for the folder's next listing; `restat` is the key
+   * `restat` gave for this listing.
    */
   async statAndWrite(
     folder: string,
     folderVirtual: string,
     names: readonly string[],
+    options: { version?: string; restat?: number } = {},
   ): Promise<{ columns: StatColumns; typed: Promise<TypedNames | undefined>; items: Promise<WrittenItems[] | undefined> } | undefined> {
-    const sent = this.#send(folder, names, folderVirtual);
+    const sent = this.#send(folder, names, { folderVirtual, keep: options.version !== undefined, restat: options.restat });
     if (!sent) return undefined;
+    this.#held = options.version === undefined ? undefined : { folder, version: options.version };
     // Should the stats fail, the rest fails with them: nobody waits for it then.
     const typed = Promise.all(sent.typed).then((answers) => joinTypes(answers, names.length), () => undefined);
     const items = Promise.all(sent.written).then((answers) => answers.map((answer) => answer.written!), () => undefined);
@@ -105,20 +133,28 @@ export class EntryStatPool {
   }
 
   /**
-   * Sends each worker its part of the names: the answers to come, stats and (with `itemsIn`, the
+   * Sends each worker its part of the names: the answers to come, stats and (with `listing.folderVirtual`, the
    * folder's virtual path) types and items. Undefined when no worker can run.
    */
-  #send(folder: string, names: readonly string[], itemsIn?: string): { stats: Promise<Answer>[]; typed: Promise<Answer>[]; written: Promise<Answer>[] } | undefined {
+  #send(
+    folder: string,
+    names: readonly string[],
+    listing?: { folderVirtual: string; keep: boolean; restat?: number },
+  ): { stats: Promise<Answer>[]; typed: Promise<Answer>[]; written: Promise<Answer>[] } | undefined {
     const workers = this.#start();
     if (!workers) return undefined;
+    // Whatever the workers held is replaced by what this request has them keep.
+    this.#held = undefined;
     const partSize = Math.ceil(names.length / workers.length);
     const sent = { stats: [] as Promise<Answer>[], typed: [] as Promise<Answer>[], written: [] as Promise<Answer>[] };
     for (let part = 0; part * partSize < names.length; part++) {
       const first = part * partSize;
       const request: StatRequest = { id: this.#nextId++, folder, names: names.slice(first, first + partSize) };
-      sent.stats.push(this.#expect(request.id));
-      if (itemsIn !== undefined) {
-        request.items = { id: this.#nextId++, typesId: this.#nextId++, folderVirtual: itemsIn, first };
+      sent.stats.push(this.#expect(request.id).then(this.#countRestat));
+      if (listing) {
+        request.keep = listing.keep;
+        request.restat = listing.restat;
+        request.items = { id: this.#nextId++, typesId: this.#nextId++, folderVirtual: listing.folderVirtual, first };
         sent.typed.push(this.#expect(request.items.typesId));
         sent.written.push(this.#expect(request.items.id));
       }
@@ -126,6 +162,11 @@ export class EntryStatPool {
     }
     return sent;
   }
+
+  readonly #countRestat = (answer: Answer): Answer => {
+    if (answer.restated) this.#restatsTaken++;
+    return answer;
+  };
 
   #start(): Worker[] | undefined {
     clearTimeout(this.#idleTimer);
@@ -166,6 +207,7 @@ export class EntryStatPool {
       const workers = this.#workers;
       if (!workers || this.#pending.size > 0) return;
       this.#workers = undefined;
+      this.#held = undefined;
       for (const worker of workers) {
         worker.removeAllListeners('exit');
         worker.removeAllListeners('error');
@@ -181,6 +223,7 @@ export class EntryStatPool {
     this.#failures++;
     const workers = this.#workers;
     this.#workers = undefined;
+    this.#held = undefined;
     for (const other of workers) {
       other.removeAllListeners('exit');
       void other.terminate();

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Rule } from '@burrow/protocol';
+import type { Resource, Rule } from '@burrow/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Scope } from '../../storage/scoped-fs.js';
-import { EntryStatPool } from './entry-stats-pool.js';
+import { EntryStatPool, entryStatPool } from './entry-stats-pool.js';
 import { IS_PRESENT } from './entry-stats.js';
 import { listingJson, listingResource, readFolderListing } from './folder-listing.js';
 import { WORKER_THRESHOLD } from './folder-scan.js';
@@ -167,6 +167,33 @@ describe('folder listings as JSON', () => {
       expect(names.slice(0, 2)).toEqual(sorting.asc ? ['b-folder', 'a-folder'] : ['a-folder', 'b-folder']);
       expect(files).toEqual(sorting.asc ? [...files].sort().reverse() : [...files].sort());
     }
+  });
+
+  it('lists a big folder again from stats its workers take anew while it is read, never from older ones', async () => {
+    const count = WORKER_THRESHOLD + 50;
+    for (let index = 0; index < count; index++) write(`r/entry-${String(index).padStart(6, '0')}.txt`);
+    const scope = scopeOf();
+    const sorting = { by: 'name', asc: false };
+    const jsonOf = async () => JSON.parse(Buffer.concat(await listFolderJson(scope, await scope.resolve('/r/', 'read'), sorting)).toString('utf8')) as Resource;
+    const sizeOf = (resource: Resource, name: string) => resource.items!.find((item) => item.name === name)?.size;
+    expect(sizeOf(await jsonOf(), 'entry-000007.txt')).toBe(1);
+
+    // A file grows; the folder's own entries stay as they were.
+    fs.writeFileSync(path.join(root, 'r/entry-000007.txt'), 'grown to more bytes');
+    const taken = entryStatPool.restatsTaken;
+    const again = await jsonOf();
+    expect(entryStatPool.restatsTaken).toBeGreaterThan(taken);
+    expect(sizeOf(again, 'entry-000007.txt')).toBe(19);
+    expect(JSON.stringify(again)).toBe(JSON.stringify(await listFolder(scope, await scope.resolve('/r/', 'read'), sorting)));
+
+    // An entry more: the folder changed, so nothing is stat'ed ahead, and the new entry is there.
+    await jsonOf();
+    write('r/new.txt', 'new');
+    const before = entryStatPool.restatsTaken;
+    const changed = await jsonOf();
+    expect(entryStatPool.restatsTaken).toBe(before);
+    expect(sizeOf(changed, 'new.txt')).toBe(3);
+    expect(changed.items).toHaveLength(count + 1);
   });
 
   it('keeps the object and JSON forms in step for the same listing', async () => {

@@ -106,15 +106,26 @@ async function readFolderHead(scope: Scope, folderReal: string, folderVirtual: s
  * the listing is going to be written as JSON (`listingJson`), and the workers that stat a big
  * folder write its items meanwhile.
  */
-export async function readFolderListing(scope: Scope, folder: Resource, folderReal: string, folderVirtual: string, sorting: Sorting, first?: number, options: { json?: boolean } = {}): Promise<FolderListing> {
+export async function readFolderListing(
+  scope: Scope,
+  folder: Resource,
+  folderReal: string,
+  folderVirtual: string,
+  sorting: Sorting,
+  first?: number,
+  options: { json?: boolean; version?: string } = {},
+): Promise<FolderListing> {
   if (first !== undefined && !ordersByStats(sorting)) {
     const head = await readFolderHead(scope, folderReal, folderVirtual, sorting, first);
     if ('scan' in head) return typeAndOrder(scope, folder, folderReal, folderVirtual, sorting, head.scan, head.totals);
     return typeAndOrder(scope, folder, folderReal, folderVirtual, sorting, await scanFolder(scope, folderReal, folderVirtual, head.names));
   }
+  const whole = options.json && first === undefined;
+  // The workers stat again what they hold of this folder from its last listing while it is read.
+  const restat = whole && options.version !== undefined ? entryStatPool.restat(folderReal, options.version) : undefined;
   const names = await fs.promises.readdir(folderReal);
   // A big folder's items are written by the workers that stat it while this thread orders them.
-  const stats = options.json && first === undefined && names.length >= WORKER_THRESHOLD ? await entryStatPool.statAndWrite(folderReal, folderVirtual, names) : undefined;
+  const stats = whole && names.length >= WORKER_THRESHOLD ? await entryStatPool.statAndWrite(folderReal, folderVirtual, names, { version: options.version, restat }) : undefined;
   const scan = await scanFolder(scope, folderReal, folderVirtual, names, undefined, stats?.columns);
   const typed = await stats?.typed;
   const listing = await typeAndOrder(scope, folder, folderReal, folderVirtual, sorting, scan, undefined, typed);

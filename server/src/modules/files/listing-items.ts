@@ -58,6 +58,7 @@ export function typeCode(type: ResourceType): number {
   if (code < 0) throw new Error(`no code for type ${type}`);
   return code;
 }
+
 /** Type code of an entry a worker did not write (see `WrittenItems`). */
 export const NOT_WRITTEN = 255;
 const COMMA = 0x2c;

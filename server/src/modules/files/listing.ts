@@ -26,11 +26,14 @@ function resourceFields(resolved: ResolvedPath, stat: AnyStats, type: ResourceTy
 }
 
 /** Reads a folder for listing; see `readFolderListing`. */
-async function readListing(scope: Scope, resolved: ResolvedPath, sorting: Sorting, first?: number, options?: { json?: boolean }): Promise<FolderListing> {
+async function readListing(scope: Scope, resolved: ResolvedPath, sorting: Sorting, first?: number, options: { json?: boolean } = {}): Promise<FolderListing> {
   if (!resolved.stat) throw notFound();
   if (!resolved.stat.isDirectory()) throw badRequest('not a folder');
   const folderStat = fs.statSync(resolved.real, { bigint: true });
-  return readFolderListing(scope, resourceFields(resolved, folderStat, '', true), resolved.real, resolved.virtual, sorting, first, options);
+  // Which folder this is, and when its entries last changed: a listing that finds the same can
+  // have the stat workers start on the names they hold before the folder is read.
+  const version = `${folderStat.dev}:${folderStat.ino}:${folderStat.mtimeNs}:${folderStat.ctimeNs}`;
+  return readFolderListing(scope, resourceFields(resolved, folderStat, '', true), resolved.real, resolved.virtual, sorting, first, { ...options, version });
 }
 
 /**
