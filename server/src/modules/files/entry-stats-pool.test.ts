@@ -65,21 +65,30 @@ describe('EntryStatPool', () => {
     const sizesOf = (columns: { sizes: Float64Array }) => Array.from(columns.sizes);
     await (await pool.statAndWrite(folder, '/f', names, { version: 'v1' }))!.items;
     // Another version of the folder, or another folder: nothing to stat again.
-    expect(pool.restat(folder, 'v2')).toBeUndefined();
-    expect(pool.restat(folder + '/', 'v1')).toBeUndefined();
+    expect(pool.restat(folder, '/f', 'v2')).toBeUndefined();
+    expect(pool.restat(folder + '/', '/f', 'v1')).toBeUndefined();
 
     // Contents change, the names do not: the stats are taken after the change, and used.
     fs.writeFileSync(path.join(folder, 'file-3'), 'grown to twenty bytes');
-    const key = pool.restat(folder, 'v1');
+    const key = pool.restat(folder, '/f', 'v1');
     expect(key).toBeDefined();
     const again = await pool.statAndWrite(folder, '/f', names, { version: 'v1', restat: key });
     expect(pool.restatsTaken).toBe(2);
+    expect((await again!.typed)!.order!.files.up).toBe(false);
     expect(sizesOf(again!.columns)).toEqual(names.map((name) => (name === 'file-3' ? 21 : Number(name.slice(5)))));
     const text = Buffer.concat((await again!.items)!.map((part) => Buffer.from(part.bytes.buffer, part.bytes.byteOffset, part.bytes.length))).toString('utf8');
     expect((JSON.parse(`[${text.slice(1)}]`) as { name: string; size: number }[]).find((item) => item.name === 'file-3')!.size).toBe(21);
 
+    // Made as items of another folder path (another user's view of the folder): not taken.
+    const elsewhere = pool.restat(folder, '/elsewhere', 'v1');
+    expect(elsewhere).toBeDefined();
+    const viewed = await pool.statAndWrite(folder, '/f', names, { version: 'v1', restat: elsewhere });
+    expect(pool.restatsTaken).toBe(2);
+    const viewedText = Buffer.concat((await viewed!.items)!.map((part) => Buffer.from(part.bytes.buffer, part.bytes.byteOffset, part.bytes.length))).toString('utf8');
+    expect((JSON.parse(`[${viewedText.slice(1)}]`) as { path: string }[]).every((item) => item.path.startsWith('/f/'))).toBe(true);
+
     // A name more: the names are not the same, so the stats are made for the names given.
-    const restatKey = pool.restat(folder, 'v1');
+    const restatKey = pool.restat(folder, '/f', 'v1');
     fs.writeFileSync(path.join(folder, 'file-50'), 'x'.repeat(50));
     const more = fs.readdirSync(folder);
     const changed = await pool.statAndWrite(folder, '/f', more, { version: 'v1', restat: restatKey });
@@ -89,11 +98,11 @@ describe('EntryStatPool', () => {
 
     // A request that keeps nothing (a plain stat, or a listing without a version) lets go of the names.
     await pool.stat(folder, more);
-    expect(pool.restat(folder, 'v1')).toBeUndefined();
+    expect(pool.restat(folder, '/f', 'v1')).toBeUndefined();
     await (await pool.statAndWrite(folder, '/f', more))!.items;
-    expect(pool.restat(folder, 'v1')).toBeUndefined();
+    expect(pool.restat(folder, '/f', 'v1')).toBeUndefined();
     await waitFor(() => !pool.running, 10_000);
     // Retired workers hold nothing.
-    expect(pool.restat(folder, 'v1')).toBeUndefined();
+    expect(pool.restat(folder, '/f', 'v1')).toBeUndefined();
   }, 60_000);
 });

@@ -73,23 +73,24 @@ export class EntryStatPool {
     return this.#failures < MAX_FAILURES;
   }
 
-  /** How many workers' stats so far came from a restat (see `restat`). */
+  /** How many workers' parts of listings so far came from a restat (see `restat`). */
   get restatsTaken(): number {
     return this.#restatsTaken;
   }
 
   /**
-   * Has the workers stat again, now, the names they hold of `folder` from its last listing, while
-   * the caller reads the folder anew: the stats run on the cores the reading leaves idle, and a
-   * listing of a folder that has not changed meanwhile finds them made. Only when `version` (the
-   * folder's own identity and change times) is the one of that listing; the stats are taken only
-   * if the names read are the same, in the same order (see `statAndWrite`'s `restat`), and are
-   * never older than this call. Answers the key to hand to `statAndWrite`, or undefined.
+   * Has the workers stat, type and write again, now, the names they hold of `folder` from its last
+   * listing, as items of the folder at `folderVirtual`, while the caller reads the folder anew: the
+   * work runs on the cores the reading leaves idle, and a listing of a folder that has not changed
+   * meanwhile finds it done. Only when `version` (the folder's own identity and change times) is
+   * the one of that listing; what was made is taken only if the names read are the same, in the
+   * same order (see `statAndWrite`'s `restat`), and is never older than this call. Answers the key
+   * to hand to `statAndWrite`, or undefined.
    */
-  restat(folder: string, version: string): number | undefined {
+  restat(folder: string, folderVirtual: string, version: string): number | undefined {
     const workers = this.#workers;
     if (!workers || this.#held?.folder !== folder || this.#held.version !== version) return undefined;
-    const request: RestatRequest = { restatId: this.#nextId++, folder };
+    const request: RestatRequest = { restatId: this.#nextId++, folder, folderVirtual };
     for (const worker of workers) worker.postMessage(request);
     return request.restatId;
   }

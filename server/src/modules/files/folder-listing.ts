@@ -121,8 +121,8 @@ export async function readFolderListing(
     return typeAndOrder(scope, folder, folderReal, folderVirtual, sorting, await scanFolder(scope, folderReal, folderVirtual, head.names));
   }
   const whole = options.json && first === undefined;
-  // The workers stat again what they hold of this folder from its last listing while it is read.
-  const restat = whole && options.version !== undefined ? entryStatPool.restat(folderReal, options.version) : undefined;
+  // The workers list again what they hold of this folder from its last listing while it is read.
+  const restat = whole && options.version !== undefined ? entryStatPool.restat(folderReal, folderVirtual, options.version) : undefined;
   const names = await fs.promises.readdir(folderReal);
   // A big folder's items are written by the workers that stat it while this thread orders them.
   const stats = whole && names.length >= WORKER_THRESHOLD ? await entryStatPool.statAndWrite(folderReal, folderVirtual, names, { version: options.version, restat }) : undefined;
