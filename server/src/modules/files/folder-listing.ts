@@ -104,7 +104,9 @@ async function readFolderHead(scope: Scope, folderReal: string, folderVirtual: s
  * dotfiles are dropped, links are followed only inside the scope, dangling links are
  * `invalid_link`, unreadable entries are skipped, and videos get their subtitles. With `json`,
  * the listing is going to be written as JSON (`listingJson`), and the workers that stat a big
- * folder write its items meanwhile.
+ * folder write its items meanwhile; with `version` too (the folder's identity and change times),
+ * they keep its names and, when the next listing finds the same version, list them again while
+ * the folder is read anew (see `EntryStatPool.restat`).
  */
 export async function readFolderListing(
   scope: Scope,
