@@ -96,13 +96,35 @@ describe('EntryStatPool', () => {
     expect(sizesOf(changed!.columns)).toEqual(more.map((name) => (name === 'file-3' ? 21 : Number(name.slice(5)))));
     await changed!.items;
 
+    // One restat out at a time; a listing in between, of the same folder, leaves it to its own listing.
+    await (await pool.statAndWrite(folder, '/f', more, { version: 'v2' }))!.items;
+    const owned = pool.restat(folder, '/f', 'v2');
+    expect(owned).toBeDefined();
+    expect(pool.restat(folder, '/f', 'v2')).toBeUndefined();
+    const between = await pool.statAndWrite(folder, '/f', more);
+    await between!.items;
+    expect(pool.restatsTaken).toBe(2);
+    const later = await pool.statAndWrite(folder, '/f', more, { version: 'v2', restat: owned });
+    expect(pool.restatsTaken).toBe(4);
+    await later!.items;
+    // A listing that goes without its restat drops it, and the next one may have one.
+    const dropped = pool.restat(folder, '/f', 'v2');
+    expect(dropped).toBeDefined();
+    pool.dropRestat(dropped);
+    const next = pool.restat(folder, '/f', 'v2');
+    expect(next).toBeDefined();
+    pool.dropRestat(next);
+
     // A request that keeps nothing (a plain stat, or a listing without a version) lets go of the names.
     await pool.stat(folder, more);
-    expect(pool.restat(folder, '/f', 'v1')).toBeUndefined();
+    expect(pool.restat(folder, '/f', 'v2')).toBeUndefined();
+    await (await pool.statAndWrite(folder, '/f', more, { version: 'v2' }))!.items;
+    pool.dropRestat(pool.restat(folder, '/f', 'v2') ?? expect.fail('the names are held again'));
     await (await pool.statAndWrite(folder, '/f', more))!.items;
-    expect(pool.restat(folder, '/f', 'v1')).toBeUndefined();
+    expect(pool.restat(folder, '/f', 'v2')).toBeUndefined();
+    await (await pool.statAndWrite(folder, '/f', more, { version: 'v2' }))!.items;
     await waitFor(() => !pool.running, 10_000);
     // Retired workers hold nothing.
-    expect(pool.restat(folder, '/f', 'v1')).toBeUndefined();
+    expect(pool.restat(folder, '/f', 'v2')).toBeUndefined();
   }, 60_000);
 });

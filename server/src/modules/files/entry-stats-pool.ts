@@ -57,6 +57,8 @@ export class EntryStatPool {
   #idleTimer: NodeJS.Timeout | undefined;
   /** The folder whose names the workers hold (see `statAndWrite`'s `version`), and its version then. */
   #held: { folder: string; version: string } | undefined;
+  /** The key of the restat sent and not yet taken or dropped by its listing: one at a time. */
+  #restatOut: number | undefined;
   #restatsTaken = 0;
 
   constructor(
@@ -85,14 +87,22 @@ export class EntryStatPool {
    * meanwhile finds it done. Only when `version` (the folder's own identity and change times) is
    * the one of that listing; what was made is taken only if the names read are the same, in the
    * same order (see `statAndWrite`'s `restat`), and is never older than this call. Answers the key
-   * to hand to `statAndWrite`, or undefined.
+   * to hand to `statAndWrite`, or to `dropRestat` when the listing goes without; undefined when
+   * there is nothing to do again, or another listing's restat is still out (listings of one folder
+   * side by side would otherwise redo each other's work).
    */
   restat(folder: string, folderVirtual: string, version: string): number | undefined {
     const workers = this.#workers;
-    if (!workers || this.#held?.folder !== folder || this.#held.version !== version) return undefined;
+    if (!workers || this.#restatOut !== undefined || this.#held?.folder !== folder || this.#held.version !== version) return undefined;
     const request: RestatRequest = { restatId: this.#nextId++, folder, folderVirtual };
     for (const worker of workers) worker.postMessage(request);
+    this.#restatOut = request.restatId;
     return request.restatId;
+  }
+
+  /** Lets another listing have a restat: the one under `key` will not be taken. */
+  dropRestat(key: number | undefined): void {
+    if (key !== undefined && key === this.#restatOut) this.#restatOut = undefined;
   }
 
   /** Stats every name in `folder`; undefined when no worker can do it. */
@@ -120,6 +130,7 @@ export class EntryStatPool {
     names: readonly string[],
     options: { version?: string; restat?: number } = {},
   ): Promise<{ columns: StatColumns; typed: Promise<TypedNames | undefined>; items: Promise<WrittenItems[] | undefined> } | undefined> {
+    this.dropRestat(options.restat);
     const sent = this.#send(folder, names, { folderVirtual, keep: options.version !== undefined, restat: options.restat });
     if (!sent) return undefined;
     this.#held = options.version === undefined ? undefined : { folder, version: options.version };
@@ -209,6 +220,7 @@ export class EntryStatPool {
       if (!workers || this.#pending.size > 0) return;
       this.#workers = undefined;
       this.#held = undefined;
+      this.#restatOut = undefined;
       for (const worker of workers) {
         worker.removeAllListeners('exit');
         worker.removeAllListeners('error');
@@ -225,6 +237,7 @@ export class EntryStatPool {
     const workers = this.#workers;
     this.#workers = undefined;
     this.#held = undefined;
+    this.#restatOut = undefined;
     for (const other of workers) {
       other.removeAllListeners('exit');
       void other.terminate();

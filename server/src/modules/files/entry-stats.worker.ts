@@ -69,12 +69,16 @@ function restat(request: RestatRequest): void {
   restated = { id: request.restatId, names, first, folderVirtual: request.folderVirtual, part: { columns, types, order, written } };
 }
 
-/** What the request's restat made, when it was made for these very names and items. */
+/**
+ * What the request's restat made, when it was made for these very names and items. What was made
+ * for another request stays for that one: listings run side by side.
+ */
 function restatedFor(request: StatRequest): ListingPart | undefined {
   const made = restated;
-  restated = undefined;
   const items = request.items;
-  if (!made || !items || made.id !== request.restat || made.first !== items.first || made.folderVirtual !== items.folderVirtual) return undefined;
+  if (!made || made.id !== request.restat) return undefined;
+  restated = undefined;
+  if (!items || made.first !== items.first || made.folderVirtual !== items.folderVirtual) return undefined;
   return sameNames(made.names, request.names) ? made.part : undefined;
 }
 

@@ -125,9 +125,17 @@ export async function readFolderListing(
   const whole = options.json && first === undefined;
   // The workers list again what they hold of this folder from its last listing while it is read.
   const restat = whole && options.version !== undefined ? entryStatPool.restat(folderReal, folderVirtual, options.version) : undefined;
-  const names = await fs.promises.readdir(folderReal);
+  let names: string[];
+  try {
+    names = await fs.promises.readdir(folderReal);
+  } catch (error) {
+    entryStatPool.dropRestat(restat);
+    throw error;
+  }
   // A big folder's items are written by the workers that stat it while this thread orders them.
-  const stats = whole && names.length >= WORKER_THRESHOLD ? await entryStatPool.statAndWrite(folderReal, folderVirtual, names, { version: options.version, restat }) : undefined;
+  const big = whole && names.length >= WORKER_THRESHOLD;
+  if (!big) entryStatPool.dropRestat(restat);
+  const stats = big ? await entryStatPool.statAndWrite(folderReal, folderVirtual, names, { version: options.version, restat }) : undefined;
   const scan = await scanFolder(scope, folderReal, folderVirtual, names, undefined, stats?.columns);
   const typed = await stats?.typed;
   const listing = await typeAndOrder(scope, folder, folderReal, folderVirtual, sorting, scan, undefined, typed);
