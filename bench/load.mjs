@@ -8,10 +8,14 @@
 //
 // The same run is then repeated with one slow reader more per ten clients: each reads the
 // 100 MiB file at 64 KiB/s for the whole run. Their presence must not raise the others' p99
-// latency by more than 2x. Server RSS is sampled through both runs.
+// latency by more than 2x. Server RSS is sampled through both runs. An unmeasured warm-up run
+// (20 s) comes first, so that both measured runs start alike: after a run of the same load and
+// the same pause, with caches (thumbnails, compiled code) in the same state. Without it the
+// first run met cold caches and the second the restart after a quiet spell, and whichever that
+// cost most in a given request kind decided the ratio.
 //
 //   npm run bench:load -w bench -- [--seconds 60] [--clients 500] [--quick] [--slow-every 10]
-//        [--slow-kib-s 64] [--big-mib 100] [--max-rss-mib 1024] [--runs base,slow]
+//        [--slow-kib-s 64] [--big-mib 100] [--max-rss-mib 1024] [--runs base,slow] [--warm-s 20]
 //        [--runtime dist|tsx] [--no-build] [--dir /dev/shm] [--keep] [--without 'upload POST,tus']
 //
 // --quick: 10 s, 50 clients and a 20 MiB big file. Only 127.0.0.1 is contacted; the data lives in
@@ -51,12 +55,14 @@ const BIG_SIZE = Math.round(Number(args['big-mib'] ?? (QUICK ? 20 : 100)) * MiB)
 const MAX_RSS = Number(args['max-rss-mib'] ?? 1024) * MiB;
 const MAX_P99_RATIO = 2;
 const RUNS = (args.runs ?? 'base,slow').split(',');
+const WARM_SECONDS = Number(args['warm-s'] ?? (QUICK ? 3 : 20));
 const REQUEST_TIMEOUT_MS = Number(args['timeout-s'] ?? 30) * 1000;
 const BIG_TIMEOUT_MS = Math.max(REQUEST_TIMEOUT_MS, 120_000);
 for (const [name, value] of Object.entries({ SECONDS, CLIENTS, SLOW_EVERY, SLOW_RATE, BIG_SIZE, MAX_RSS })) {
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
 }
 for (const run of RUNS) if (run !== 'base' && run !== 'slow') throw new Error(`--runs takes base and slow, not ${run}`);
+if (!Number.isFinite(WARM_SECONDS) || WARM_SECONDS < 0) throw new Error('--warm-s must be a number of seconds, 0 for none');
 
 const log = (message) => process.stderr.write(`[load] ${message}\n`);
 const sha256 = (buffer) => crypto.createHash('sha256').update(buffer).digest('hex');
@@ -362,12 +368,12 @@ function verifyUploads(root, uploads) {
   return result;
 }
 
-async function oneRun(runName, context, burrow, withSlowReaders) {
+async function oneRun(runName, context, burrow, withSlowReaders, seconds = SECONDS) {
   const stats = new Stats();
   const uploads = new Map();
   const slow = { errors: [], bytes: [], seconds: [] };
   const slowCount = withSlowReaders ? Math.ceil(CLIENTS / SLOW_EVERY) : 0;
-  log(`${runName}: ${CLIENTS} clients${slowCount ? ` and ${slowCount} slow readers at ${SLOW_RATE / 1024} KiB/s` : ''} for ${SECONDS} s; load average ${machine().loadAverage.join(' ')}`);
+  log(`${runName}: ${CLIENTS} clients${slowCount ? ` and ${slowCount} slow readers at ${SLOW_RATE / 1024} KiB/s` : ''} for ${seconds} s; load average ${machine().loadAverage.join(' ')}`);
   const rss = sampleRss(burrow.pid, 250);
   const cpuBefore = cpuSecondsOf(burrow.pid);
   const ownCpuBefore = process.cpuUsage();
@@ -375,12 +381,12 @@ async function oneRun(runName, context, burrow, withSlowReaders) {
   const loopDelay = monitorEventLoopDelay({ resolution: 20 });
   loopDelay.enable();
   const started = performance.now();
-  const until = started + SECONDS * 1000;
+  const until = started + seconds * 1000;
   const runContext = { ...context, runName };
   const slowReaders = [];
   for (let index = 0; index < slowCount; index++) slowReaders.push(runSlowReader(runContext, until, SLOW_RATE, slow));
   // The slow readers are connected and stalled before the others start.
-  if (slowCount) await sleep(Math.min(3000, SECONDS * 100));
+  if (slowCount) await sleep(Math.min(3000, seconds * 100));
   const clients = [];
   for (let id = 0; id < CLIENTS; id++) clients.push(runClient(id, runContext, until, stats, uploads));
   const progress = setInterval(() => {
@@ -491,6 +497,7 @@ async function main() {
   await waitUntilIdle(burrow.pid, 60_000);
   const context = { port: burrow.port, token: burrow.token, sums, shareHash, root };
 
+  const warm = WARM_SECONDS > 0 ? await oneRun('warm-up', context, burrow, false, WARM_SECONDS) : undefined;
   const results = [];
   for (const run of RUNS) results.push(await oneRun(run, context, burrow, run === 'slow'));
 
@@ -499,7 +506,7 @@ async function main() {
   const ratios = base && slow ? base.kinds.map((entry) => ({ kind: entry.kind, ratio: ratioOf(base, slow, entry.kind) })).filter((entry) => Number.isFinite(entry.ratio)) : [];
   const worst = ratios.reduce((max, entry) => (entry.ratio > (max?.ratio ?? -Infinity) ? entry : max), undefined);
   const checks = [];
-  for (const result of results) {
+  for (const result of warm ? [warm, ...results] : results) {
     checks.push([`${result.run}: no failed requests`, result.errors === 0, `${result.errors} of ${result.requests + result.errors}`]);
     checks.push([`${result.run}: no lost or corrupted upload`, result.uploads.lost + result.uploads.corrupted === 0, `${result.uploads.files} files checked, ${result.uploads.lost} lost, ${result.uploads.corrupted} corrupted`]);
     checks.push([`${result.run}: server RSS bounded`, result.rss.maxMiB * MiB <= MAX_RSS, `max ${fixed(result.rss.maxMiB)} MiB, end ${fixed(result.rss.endMiB)} MiB (bound ${fixed(MAX_RSS / MiB)} MiB)`]);
@@ -507,7 +514,7 @@ async function main() {
   }
   if (worst) checks.push(['slow readers raise no p99 more than 2×', worst.ratio <= MAX_P99_RATIO, `worst ${worst.kind} ${fixed(worst.ratio, 2)}×; all requests ${fixed(slow.p99 / base.p99, 2)}×`]);
 
-  const report = { date: new Date().toISOString(), command: `node bench/load.mjs ${process.argv.slice(2).join(' ')}`.trim(), machine: machine(), runtime: burrow.runtime, seconds: SECONDS, clients: CLIENTS, bigMiB: BIG_SIZE / MiB, results, ratios, checks };
+  const report = { date: new Date().toISOString(), command: `node bench/load.mjs ${process.argv.slice(2).join(' ')}`.trim(), machine: machine(), runtime: burrow.runtime, seconds: SECONDS, warmSeconds: WARM_SECONDS, clients: CLIENTS, bigMiB: BIG_SIZE / MiB, warm, results, ratios, checks };
   const folder = path.join(repo, 'bench', 'results');
   fs.mkdirSync(folder, { recursive: true });
   const file = path.join(folder, `load-${report.date.replace(/[:.]/g, '-')}.json`);
@@ -515,7 +522,7 @@ async function main() {
 
   const out = [];
   out.push(table(results), '');
-  for (const result of results) {
+  for (const result of warm ? [warm, ...results] : results) {
     out.push(`${result.run}: ${result.requests} requests in ${fixed(result.seconds, 1)} s (${fixed(result.requestsPerSecond)}/s), load average ${result.loadAverage.join(' ')}; server CPU ${fixed(result.serverCpuSeconds, 1)} s (${fixed((100 * result.serverCpuSeconds) / result.seconds)}% of a core), client CPU ${fixed(result.clientCpuSeconds, 1)} s, client loop delay p99 ${fixed(result.clientLoopDelayP99Ms)} ms; server RSS max ${fixed(result.rss.maxMiB)} MiB, end ${fixed(result.rss.endMiB)} MiB`);
     for (const failure of result.failures.slice(0, 10)) out.push(`  failure: ${failure}`);
   }
@@ -528,5 +535,5 @@ async function main() {
 }
 
 // Setup, both runs and the checks: bounded whatever happens.
-await runBench(main, { name: 'load', deadlineMs: (SECONDS * RUNS.length + 900) * 1000 });
+await runBench(main, { name: 'load', deadlineMs: (SECONDS * RUNS.length + WARM_SECONDS + 900) * 1000 });
 await cleanup();
