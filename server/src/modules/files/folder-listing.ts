@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import { type Resource, type ResourceItem, type Sorting } from '@burrow/protocol';
 import type { Scope } from '../../storage/scoped-fs.js';
 import { joinVirtual } from '../../storage/virtual-path.js';
-import { formatModifiedParts, goFileMode } from './file-info.js';
+import { extensionOf, formatModifiedParts, goFileMode } from './file-info.js';
 import { createSubtitleLookup, detectTypeOf, subtitlesOf } from './file-types.js';
-import { EntryTyper, extensionOfEntry, ItemWriter, NOT_WRITTEN, TYPE_CODES, typeCode, type WrittenItems } from './listing-items.js';
+import { EntryTyper, ItemWriter, NOT_WRITTEN, TYPE_CODES, typeCode, type WrittenItems } from './listing-items.js';
 import { entryStatPool, type TypedNames } from './entry-stats-pool.js';
 import { IS_DANGLING, IS_DIR, IS_FILE, IS_SYMLINK, listableNames, realOf, scanFolder, WORKER_THRESHOLD, type FolderScan } from './folder-scan.js';
 import { mapLimit } from './concurrency.js';
@@ -190,7 +190,7 @@ async function typeAndOrder(
       continue;
     }
     const name = scan.names[index]!;
-    const decision = typer.decide(name, extensionOfEntry(name), entryFlags, scan.sizes[index]!);
+    const decision = typer.decide(name, extensionOf(name), entryFlags, scan.sizes[index]!);
     types[index] = decision.code;
     if (decision.sniff) toSniff.push(index);
   }
@@ -251,7 +251,7 @@ export function listingResource(listing: FolderListing): Resource {
       path: joinVirtual(listing.folderVirtual, name),
       name,
       size: scan.sizes[index]!,
-      extension: extensionOfEntry(name),
+      extension: extensionOf(name),
       modified: formatModifiedParts(scan.mtimeSeconds[index]!, scan.mtimeNanos[index]!),
       mode: goFileMode(scan.modes[index]!),
       isDir: (flags & IS_DIR) !== 0,
@@ -314,7 +314,7 @@ export function listingJson(listing: FolderListing, written?: WrittenItems[]): B
     const name = scan.names[index]!;
     items.add(
       name,
-      extensionOfEntry(name),
+      extensionOf(name),
       scan.flags[index]!,
       scan.modes[index]!,
       scan.sizes[index]!,

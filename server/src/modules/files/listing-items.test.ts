@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EntryExtensions, extensionOfEntry, TYPE_CODES, typeCode } from './listing-items.js';
+import { extensionOf } from './file-info.js';
+import { EntryExtensions, TYPE_CODES, typeCode } from './listing-items.js';
 
 describe('EntryExtensions', () => {
-  it('answers what extensionOfEntry does, name after name, repeated or not', () => {
+  it('answers what extensionOf does, name after name, repeated or not', () => {
     const names = ['a.txt', 'b.txt', 'c.TXT', 'd.txt', 'e.tar.gz', 'f.gz', 'noext', 'g.txt', '.hidden', 'h.', 'i.txt', 'txt', 'j.ttxt', 'k.xtxt', 'l.txt', 'é.txt', 'm.tx'];
     const extensions = new EntryExtensions();
-    for (const name of [...names, ...names.reverse()]) expect([name, extensions.of(name)]).toEqual([name, extensionOfEntry(name)]);
+    for (const name of [...names, ...names.reverse()]) expect([name, extensions.of(name)]).toEqual([name, extensionOf(name)]);
   });
 });
 

@@ -3,14 +3,8 @@ import { IS_DIR, IS_FILE, IS_PRESENT, IS_SYMLINK, type StatColumns } from './ent
 import { dateText, goFileMode, localOffsetMinutes, zoneText } from './file-info.js';
 import { needsSniff, typeWithoutContent } from './file-types.js';
 
-/** The extension of an entry name as listings give it: from its last dot, or ''. */
-export function extensionOfEntry(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return dot < 0 ? '' : name.slice(dot);
-}
-
 /**
- * `extensionOfEntry` for names taken one after the other: while the extension repeats, as it does
+ * `extensionOf` for names taken one after the other: while the extension repeats, as it does
  * in most big folders, the one string is answered again rather than a new one made for each name.
  */
 export class EntryExtensions {
