@@ -40,33 +40,44 @@ function sameNames(left: readonly string[], right: readonly string[]): boolean {
   return true;
 }
 
+/**
+ * Stats, types, orders and writes a part of a listing: `names`, the first of them at index
+ * `first` of the folder's names, as items of the folder at `folderVirtual`. `told` hears the
+ * stats, then the types and order, as soon as each is made.
+ */
+function listPart(
+  folder: string,
+  folderVirtual: string,
+  names: readonly string[],
+  first: number,
+  told?: { stats(columns: StatColumns): void; typed(types: EntryTypes, order: NameOrder | undefined): void },
+): ListingPart {
+  const columns = statNames(folder, names);
+  told?.stats(columns);
+  const types = typeEntries(names, columns);
+  let links = false;
+  const found = nameOrderOf(names, (index) => {
+    const flags = columns.flags[index]!;
+    if (flags & IS_SYMLINK) links = true;
+    return flags & IS_PRESENT && !(flags & IS_SYMLINK) ? (flags & IS_DIR) !== 0 : undefined;
+  });
+  // Links may be folders or files, as the scope follows them: their order is not known here.
+  const order = links ? undefined : found;
+  told?.typed(types, order);
+  return { columns, types, order, written: writeItems(folderVirtual, names, columns, types, first) };
+}
+
 function statNames(folder: string, names: readonly string[]): StatColumns {
   const columns = createStatColumns(names.length);
   statEntries(folder, names, columns, 0, names.length);
   return columns;
 }
 
-/** Types stat'ed names and finds their name order (see `typeEntries`, `nameOrderOf`). */
-function typeAndOrder(names: readonly string[], columns: StatColumns): { types: EntryTypes; order: NameOrder | undefined } {
-  const types = typeEntries(names, columns);
-  let links = false;
-  const order = nameOrderOf(names, (index) => {
-    const flags = columns.flags[index]!;
-    if (flags & IS_SYMLINK) links = true;
-    return flags & IS_PRESENT && !(flags & IS_SYMLINK) ? (flags & IS_DIR) !== 0 : undefined;
-  });
-  // Links may be folders or files, as the scope follows them: their order is not known here.
-  return { types, order: links ? undefined : order };
-}
-
 function restat(request: RestatRequest): void {
   restated = undefined;
   if (held?.folder !== request.folder) return;
   const { names, first } = held;
-  const columns = statNames(request.folder, names);
-  const { types, order } = typeAndOrder(names, columns);
-  const written = writeItems(request.folderVirtual, names, columns, types, first);
-  restated = { id: request.restatId, names, first, folderVirtual: request.folderVirtual, part: { columns, types, order, written } };
+  restated = { id: request.restatId, names, first, folderVirtual: request.folderVirtual, part: listPart(request.folder, request.folderVirtual, names, first) };
 }
 
 /**
@@ -93,22 +104,22 @@ parentPort?.on('message', (message: StatRequest | RestatRequest) => {
   const made = restatedFor(request);
   held = request.keep && request.items ? { folder: request.folder, names: request.names, first: request.items.first } : undefined;
   const items = request.items;
-  if (made && items) {
-    parentPort!.postMessage({ id: request.id, columns: made.columns, restated: true }, transferListOf(made.columns));
-    parentPort!.postMessage({ id: items.typesId, types: made.types, order: made.order });
-    parentPort!.postMessage({ id: items.id, written: made.written }, [made.written.bytes.buffer, made.written.offsets.buffer] as ArrayBuffer[]);
-    return;
-  }
-  const columns = statNames(request.folder, request.names);
   if (!items) {
+    const columns = statNames(request.folder, request.names);
     parentPort!.postMessage({ id: request.id, columns }, transferListOf(columns));
     return;
   }
+  if (made) {
+    parentPort!.postMessage({ id: request.id, columns: made.columns, restated: true }, transferListOf(made.columns));
+    parentPort!.postMessage({ id: items.typesId, types: made.types, order: made.order });
+  }
   // Each result goes as soon as it is known (copied, as this thread goes on with it): the main
   // thread scans the stats while the entries are typed, and orders them while their items are written.
-  parentPort!.postMessage({ id: request.id, columns });
-  const { types, order } = typeAndOrder(request.names, columns);
-  parentPort!.postMessage({ id: items.typesId, types, order });
-  const written = writeItems(items.folderVirtual, request.names, columns, types, items.first);
+  const { written } =
+    made ??
+    listPart(request.folder, items.folderVirtual, request.names, items.first, {
+      stats: (columns) => parentPort!.postMessage({ id: request.id, columns }),
+      typed: (types, order) => parentPort!.postMessage({ id: items.typesId, types, order }),
+    });
   parentPort!.postMessage({ id: items.id, written }, [written.bytes.buffer, written.offsets.buffer] as ArrayBuffer[]);
 });
