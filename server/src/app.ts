@@ -13,6 +13,7 @@ import { loggerOptions } from './plugins/log-redaction.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { VERSION, webAppPlugin } from './plugins/web-app.js';
 import { cutSilentConnections } from './plugins/silent-connections.js';
+import { acceptWaitingConnections } from './http/accept-waiting.js';
 import { openApiRoutes, registerOpenApi } from './plugins/openapi.js';
 import { createServices, type Services } from './services.js';
 import { lazySchemaCompilers } from './http/lazy-schema-compilers.js';
@@ -70,7 +71,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   const fastPaths = fastPathsStatus();
-  if (!fastPaths.available) app.log.warn({ reason: fastPaths.reason }, 'kernel fast paths unavailable: downloads, uploads and listings take slower fallbacks');
+  if (!fastPaths.available) app.log.warn({ reason: fastPaths.reason }, 'kernel fast paths unavailable: downloads, uploads and listings take slower fallbacks, and a busy server accepts one connection per turn');
   // The composition root builds every service once; plugins and routes below only get them.
   const services = await createServices(config, { log: app.log, fetchImpl: options.fetchImpl });
   const { db, settings, scopes, usersRepository, users, auth } = services;
@@ -86,6 +87,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await options.beforeRoutes?.(app);
 
   cutSilentConnections(app.server);
+  acceptWaitingConnections(app.server);
   await app.register(errorHandlerPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(securityHeadersPlugin, { config });

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { IndexStore } from './index-store.js';
@@ -175,7 +174,10 @@ export function createSearchIndexer(deps: {
     if (relative === '' || skip(relative)) return;
     let kind: EntryKind | undefined;
     try {
-      kind = kindOfStats(await fsp.lstat(realOf(relative)));
+      // On the event loop, as the merge's checks are: every upload waits for its notice, and
+      // a trip to the thread pool per path made each wait a turn of a busy loop for every path
+      // queued before it (uploads took 4.8 s instead of 2.1 s at the median under load).
+      kind = kindOfStats(fs.lstatSync(realOf(relative)));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
