@@ -27,6 +27,9 @@ export function acceptWaitingConnections(server: net.Server): void {
     taking = true;
     try {
       for (let count = 0; count < MAX_PER_TURN; count++) {
+        // At a connection limit the rest wait for Node, which drops what is over it.
+        const internals = server as ServerInternals;
+        if (internals.maxConnections && internals._connections >= internals.maxConnections) break;
         const accepted = accept4(fd, null, null, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (accepted >= 0) {
           handOver(server, accepted);
@@ -60,6 +63,8 @@ function listeningFd(server: net.Server): number | undefined {
 
 type ServerInternals = net.Server & {
   allowHalfOpen?: boolean;
+  pauseOnConnect?: boolean;
+  highWaterMark?: number;
   noDelay?: boolean;
   keepAlive?: boolean;
   keepAliveInitialDelay?: number;
@@ -71,7 +76,18 @@ function handOver(server: net.Server, fd: number): void {
   const internals = server as ServerInternals;
   let socket: net.Socket;
   try {
-    socket = new net.Socket({ fd, allowHalfOpen: internals.allowHalfOpen, readable: true, writable: true });
+    // The options Node gives the sockets it accepts (pauseOnCreate and the high-water marks are
+    // taken by the constructor, though not in its published type).
+    const options = {
+      fd,
+      allowHalfOpen: internals.allowHalfOpen,
+      pauseOnCreate: internals.pauseOnConnect,
+      readable: true,
+      writable: true,
+      readableHighWaterMark: internals.highWaterMark,
+      writableHighWaterMark: internals.highWaterMark,
+    };
+    socket = new net.Socket(options as net.SocketConstructorOpts);
   } catch {
     // Not a socket Node can wrap: give the descriptor back rather than leak it.
     closeFd(fd);
