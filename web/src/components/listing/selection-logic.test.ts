@@ -23,9 +23,21 @@ describe('resolveClick', () => {
 
   it('opens on a second click of the same item within 300 ms only', () => {
     const previous = { path: '/b', time: 1000 };
-    expect(resolveClick(none, click('/b', { previous, now: 1000 + DoubleClickWindow }), order, positions).kind).toBe('open');
-    expect(resolveClick(none, click('/b', { previous, now: 1000 + DoubleClickWindow + 1 }), order, positions).kind).toBe('select');
-    expect(resolveClick(none, click('/c', { previous, now: 1100 }), order, positions).kind).toBe('select');
+    const afterFirst = { selected: new Set(['/b']), anchor: '/b' };
+    expect(resolveClick(afterFirst, click('/b', { previous, now: 1000 + DoubleClickWindow }), order, positions).kind).toBe('open');
+    expect(resolveClick(afterFirst, click('/b', { previous, now: 1000 + DoubleClickWindow + 1 }), order, positions).kind).toBe('select');
+    expect(resolveClick(afterFirst, click('/c', { previous, now: 1100 }), order, positions).kind).toBe('select');
+  });
+
+  it('takes a second click as a first one when the selection changed after the first', () => {
+    const previous = { path: '/b', time: 1000 };
+    // A paste selected what it added; the item clicked before is selected again, not opened.
+    const pasted = { selected: new Set(['/d']), anchor: '/d' };
+    expect(selectedOf(resolveClick(pasted, click('/b', { previous, now: 1100 }), order, positions))).toEqual(['/b']);
+    // Ctrl+A selected everything after the first click.
+    const everything = { selected: new Set(order), anchor: '/a' };
+    expect(selectedOf(resolveClick(everything, click('/b', { previous, now: 1100 }), order, positions))).toEqual(['/b']);
+    expect(resolveClick(none, click('/b', { previous, now: 1100 }), order, positions).kind).toBe('select');
   });
 
   it('opens at once with the singleClick preference or from the keyboard', () => {

@@ -62,8 +62,12 @@ export function resolveClick(
     return { kind: 'select', selected, anchor: input.path };
   }
   if (input.singleClick) return { kind: 'open' };
+  // A double click: the same item within the window, still the whole selection its first click
+  // made. Anything that changed the selection in between (a paste selecting what it added, a
+  // key) makes this a new first click.
   const previous = input.previous;
-  if (previous && previous.path === input.path && input.now - previous.time <= DoubleClickWindow) return { kind: 'open' };
+  const stillSelected = state.selected.size === 1 && state.selected.has(input.path);
+  if (previous && previous.path === input.path && input.now - previous.time <= DoubleClickWindow && stillSelected) return { kind: 'open' };
   return { kind: 'select', selected: new Set([input.path]), anchor: input.path };
 }
 
