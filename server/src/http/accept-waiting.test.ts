@@ -24,8 +24,8 @@ function listen(server: net.Server): Promise<number> {
  */
 async function crowdWhileBusy(server: net.Server, port: number, count: number): Promise<{ takenInOneTurn: number; sockets: net.Socket[] }> {
   let taken = 0;
-  const count_ = () => taken++;
-  server.on('connection', count_);
+  const onConnection = () => taken++;
+  server.on('connection', onConnection);
   const sockets = Array.from({ length: count }, () => net.connect(port, '127.0.0.1'));
   for (const socket of sockets) closers.push(async () => void socket.destroy());
   // Connecting to an address starts on the next tick; the loop is held after those, until the
@@ -37,7 +37,7 @@ async function crowdWhileBusy(server: net.Server, port: number, count: number): 
   // The turn in which the first of them is taken ends with the immediates that follow its poll.
   await new Promise((resolve) => server.once('connection', resolve));
   await new Promise((resolve) => setImmediate(resolve));
-  server.off('connection', count_);
+  server.off('connection', onConnection);
   const takenInOneTurn = taken;
   await Promise.all(sockets.map((socket) => (socket.connecting ? new Promise((resolve) => socket.once('connect', resolve)) : undefined)));
   return { takenInOneTurn, sockets };

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import net from 'node:net';
 import { libcErrno, libcFunction } from '../storage/libc.js';
 
@@ -18,6 +19,7 @@ import { libcErrno, libcFunction } from '../storage/libc.js';
 export function acceptWaitingConnections(server: net.Server): void {
   const accept4 = libcFunction('int accept4(int fd, void *address, void *length, int flags)') as ((fd: number, address: null, length: null, flags: number) => number) | null;
   if (!accept4) return;
+  const internals = server as ServerInternals;
   let taking = false;
   server.on('connection', () => {
     // The connections handed over below come through this same event.
@@ -28,7 +30,6 @@ export function acceptWaitingConnections(server: net.Server): void {
     try {
       for (let count = 0; count < MAX_PER_TURN; count++) {
         // At a connection limit the rest wait for Node, which drops what is over it.
-        const internals = server as ServerInternals;
         if (internals.maxConnections && internals._connections >= internals.maxConnections) break;
         const accepted = accept4(fd, null, null, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (accepted >= 0) {
@@ -90,7 +91,7 @@ function handOver(server: net.Server, fd: number): void {
     socket = new net.Socket(options as net.SocketConstructorOpts);
   } catch {
     // Not a socket Node can wrap: give the descriptor back rather than leak it.
-    closeFd(fd);
+    fs.closeSync(fd);
     return;
   }
   if (internals.noDelay) socket.setNoDelay(true);
@@ -100,10 +101,4 @@ function handOver(server: net.Server, fd: number): void {
   internals._connections++;
   Object.assign(socket, { server, _server: server });
   server.emit('connection', socket);
-}
-
-let closeFunction: ((fd: number) => number) | null | undefined;
-function closeFd(fd: number): void {
-  closeFunction ??= libcFunction('int close(int fd)') as ((fd: number) => number) | null;
-  closeFunction?.(fd);
 }
